@@ -1,0 +1,37 @@
+package dev.bookstore.ordering.application.outbox;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * One message waiting in the outbox: everything the relay needs to publish it, fixed when the row is written.
+ * {@link #id()} is the domain event's id and the AMQP {@code message_id}; it never changes, on any retry.
+ *
+ * @param attempts how many deliveries were tried and failed so far (0 for a new message)
+ */
+public record OutboxMessage(
+        UUID id,
+        String aggregateType,
+        String aggregateId,
+        String type,
+        String exchange,
+        String routingKey,
+        String payload,
+        Map<String, String> headers,
+        Instant occurredAt,
+        int attempts) {
+
+    public OutboxMessage {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(aggregateType, "aggregateType");
+        Objects.requireNonNull(aggregateId, "aggregateId");
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(exchange, "exchange");
+        Objects.requireNonNull(routingKey, "routingKey");
+        Objects.requireNonNull(payload, "payload");
+        Objects.requireNonNull(occurredAt, "occurredAt");
+        headers = Map.copyOf(headers);
+    }
+}

@@ -1,0 +1,14 @@
+package dev.bookstore.ordering.application.outbox;
+
+import java.time.Duration;
+
+/**
+ * The outbox as operators see it.
+ *
+ * @param pending messages not yet confirmed by the broker and not parked
+ * @param parked messages that failed {@code max-attempts} times and wait for an operator
+ * @param published confirmed messages still kept (until retention deletes them)
+ * @param oldestPendingAge how long the oldest pending message has waited; zero when nothing is pending
+ */
+public record OutboxStats(long pending, long parked, long published, Duration oldestPendingAge) {
+}

@@ -1,0 +1,35 @@
+package dev.bookstore.ordering.application.outbox;
+
+import java.util.Objects;
+import java.util.UUID;
+
+/** What the broker said about one message of a batch. */
+public record PublishResult(UUID messageId, Outcome outcome, String detail) {
+
+    public PublishResult {
+        Objects.requireNonNull(messageId, "messageId");
+        Objects.requireNonNull(outcome, "outcome");
+    }
+
+    public static PublishResult confirmed(UUID messageId) {
+        return new PublishResult(messageId, Outcome.CONFIRMED, null);
+    }
+
+    public enum Outcome {
+        /** The broker took responsibility for the message (publisher confirm ack, not returned). */
+        CONFIRMED,
+        /** The broker refused the message (confirm nack). */
+        NACKED,
+        /** No queue took the mandatory message (basic.return), e.g. no binding for its routing key. */
+        RETURNED,
+        /** No confirm arrived before the deadline. */
+        TIMED_OUT,
+        /** The connection or channel was unavailable or closed before the confirm. */
+        BROKER_UNAVAILABLE;
+
+        /** Whether the failure says something about this message, rather than about the broker as a whole. */
+        public boolean blamesMessage() {
+            return this == NACKED || this == RETURNED || this == TIMED_OUT;
+        }
+    }
+}

@@ -1,0 +1,14 @@
+package dev.bookstore.ordering.application.port.in;
+
+import dev.bookstore.ordering.domain.order.OrderId;
+import java.util.List;
+import java.util.Optional;
+
+/** Reads orders. */
+public interface GetOrderQuery {
+
+    Optional<OrderDetails> findOrder(OrderId id);
+
+    /** The most recently placed orders, newest first, at most {@code limit}. */
+    List<OrderDetails> recentOrders(int limit);
+}

@@ -1,0 +1,92 @@
+package dev.bookstore.ordering.application.port.in;
+
+import dev.bookstore.ordering.domain.order.BookId;
+import dev.bookstore.ordering.domain.order.CustomerId;
+import dev.bookstore.ordering.domain.order.InvalidOrderException;
+import dev.bookstore.ordering.domain.order.Order;
+import dev.bookstore.ordering.domain.order.OrderLine;
+import dev.bookstore.ordering.domain.shared.InvalidMoneyException;
+import dev.bookstore.ordering.domain.shared.Money;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Currency;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * Place an order. Built from raw values so that every broken rule is reported with the path of the field at
+ * fault ({@code items[2].unitPrice}), which the HTTP adapter passes on to the client.
+ */
+public record PlaceOrderCommand(CustomerId customerId, Currency currency, List<OrderLine> lines) {
+
+    public PlaceOrderCommand {
+        Objects.requireNonNull(customerId, "customerId");
+        Objects.requireNonNull(currency, "currency");
+        lines = List.copyOf(lines);
+        requireLineCount(lines.size());
+    }
+
+    /** One requested line, as the client sent it. */
+    public record Item(String bookId, int quantity, BigDecimal unitPrice) {
+    }
+
+    /**
+     * Validates and converts raw input.
+     *
+     * @throws InvalidOrderException naming the first field at fault
+     */
+    public static PlaceOrderCommand of(UUID customerId, String currencyCode, List<Item> items) {
+        if (customerId == null) {
+            throw new InvalidOrderException("customerId", "is required");
+        }
+        Currency currency = currency(currencyCode);
+        requireLineCount(items == null ? 0 : items.size());
+        List<OrderLine> lines = new ArrayList<>(items.size());
+        for (int i = 0; i < items.size(); i++) {
+            lines.add(line(i, items.get(i), currency));
+        }
+        return new PlaceOrderCommand(new CustomerId(customerId), currency, lines);
+    }
+
+    private static void requireLineCount(int count) {
+        if (count == 0) {
+            throw new InvalidOrderException("items", "an order needs at least one line");
+        }
+        if (count > Order.MAX_LINES) {
+            throw new InvalidOrderException("items",
+                    "an order has at most %d lines, got %d".formatted(Order.MAX_LINES, count));
+        }
+    }
+
+    private static Currency currency(String code) {
+        if (code == null || !code.matches("[A-Z]{3}")) {
+            throw new InvalidOrderException("currency", "must be an ISO 4217 code such as EUR");
+        }
+        try {
+            return Currency.getInstance(code);
+        } catch (IllegalArgumentException unknown) {
+            throw new InvalidOrderException("currency", "unknown ISO 4217 currency " + code);
+        }
+    }
+
+    private static OrderLine line(int index, Item item, Currency currency) {
+        String path = "items[" + index + "]";
+        if (item == null) {
+            throw new InvalidOrderException(path, "is required");
+        }
+        if (item.bookId() == null) {
+            throw new InvalidOrderException(path + ".bookId", "is required");
+        }
+        if (item.unitPrice() == null) {
+            throw new InvalidOrderException(path + ".unitPrice", "is required");
+        }
+        try {
+            return new OrderLine(new BookId(item.bookId()), item.quantity(), new Money(item.unitPrice(), currency));
+        } catch (InvalidOrderException e) {
+            throw new InvalidOrderException(path + "." + e.field(), e.reason());
+        } catch (InvalidMoneyException e) {
+            throw new InvalidOrderException(path + ".unitPrice", e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package dev.bookstore.ordering.application.port.out;
+
+import dev.bookstore.ordering.application.outbox.DeliveryFailure;
+import dev.bookstore.ordering.application.outbox.OutboxMessage;
+import dev.bookstore.ordering.application.outbox.OutboxStats;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The outbox table, as the relay uses it. Every method is one short statement (or a few, chunked) in its own
+ * transaction: nothing here holds a database transaction open while the relay talks to the broker. Instead
+ * a claimed message carries a lease ({@code owner}, until when); outcomes are accepted only from the owner
+ * that still holds the lease.
+ */
+public interface OutboxStore {
+
+    /** Appends a message in the caller's transaction. */
+    void append(OutboxMessage message);
+
+    /**
+     * Leases up to {@code batchSize} pending, due messages whose lease is free or expired, oldest first,
+     * skipping rows another relay is claiming at the same moment.
+     *
+     * @param ordered when true, only the oldest unpublished message of each aggregate can be claimed, and
+     *                only while no other message of that aggregate is leased (one in flight per aggregate)
+     */
+    List<OutboxMessage> claim(String owner, int batchSize, Duration lease, boolean ordered);
+
+    /** Marks confirmed messages published, if {@code owner} still holds their lease; returns how many. */
+    int markPublished(String owner, Collection<UUID> ids);
+
+    /** Records failed deliveries (attempts + 1, last error, next attempt or parked) and frees the lease. */
+    int recordFailures(String owner, List<DeliveryFailure> failures);
+
+    /** Frees the lease without counting an attempt: the message was never really tried (broker unavailable). */
+    int release(String owner, Collection<UUID> ids);
+
+    /** Makes parked messages pending again with a fresh attempt count; returns how many. */
+    int unpark(Collection<UUID> ids);
+
+    /** Deletes up to {@code limit} messages published before {@code cutoff}; returns how many. */
+    int deletePublishedBefore(Instant cutoff, int limit);
+
+    OutboxStats stats();
+}

@@ -1,0 +1,33 @@
+package dev.bookstore.ordering.application.service;
+
+import dev.bookstore.ordering.application.port.in.CancelOrderUseCase;
+import dev.bookstore.ordering.application.port.in.OrderDetails;
+import dev.bookstore.ordering.application.port.in.OrderNotFoundException;
+import dev.bookstore.ordering.application.port.out.DomainEventPublisher;
+import dev.bookstore.ordering.application.port.out.OrderRepository;
+import dev.bookstore.ordering.domain.order.Order;
+import dev.bookstore.ordering.domain.order.OrderId;
+import java.time.Clock;
+
+/** Cancels an order; the caller's transaction covers the change and its outbox message. */
+final class CancelOrderService implements CancelOrderUseCase {
+
+    private final OrderRepository orders;
+    private final DomainEventPublisher events;
+    private final Clock clock;
+
+    CancelOrderService(OrderRepository orders, DomainEventPublisher events, Clock clock) {
+        this.orders = orders;
+        this.events = events;
+        this.clock = clock;
+    }
+
+    @Override
+    public OrderDetails cancelOrder(OrderId orderId, String reason) {
+        Order order = orders.findById(orderId).orElseThrow(() -> new OrderNotFoundException(orderId));
+        order.cancel(reason, clock.instant());
+        orders.save(order);
+        events.publish(order.pullRecordedEvents());
+        return OrderDetails.of(order);
+    }
+}

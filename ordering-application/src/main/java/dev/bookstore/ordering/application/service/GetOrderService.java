@@ -1,0 +1,30 @@
+package dev.bookstore.ordering.application.service;
+
+import dev.bookstore.ordering.application.port.in.GetOrderQuery;
+import dev.bookstore.ordering.application.port.in.OrderDetails;
+import dev.bookstore.ordering.application.port.out.OrderRepository;
+import dev.bookstore.ordering.domain.order.OrderId;
+import java.util.List;
+import java.util.Optional;
+
+final class GetOrderService implements GetOrderQuery {
+
+    static final int MAX_RECENT = 100;
+
+    private final OrderRepository orders;
+
+    GetOrderService(OrderRepository orders) {
+        this.orders = orders;
+    }
+
+    @Override
+    public Optional<OrderDetails> findOrder(OrderId id) {
+        return orders.findById(id).map(OrderDetails::of);
+    }
+
+    @Override
+    public List<OrderDetails> recentOrders(int limit) {
+        int bounded = Math.max(1, Math.min(limit, MAX_RECENT));
+        return orders.findRecent(bounded).stream().map(OrderDetails::of).toList();
+    }
+}

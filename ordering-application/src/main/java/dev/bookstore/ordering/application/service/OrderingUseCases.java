@@ -1,0 +1,45 @@
+package dev.bookstore.ordering.application.service;
+
+import dev.bookstore.ordering.application.outbox.RelaySettings;
+import dev.bookstore.ordering.application.port.in.CancelOrderUseCase;
+import dev.bookstore.ordering.application.port.in.GetOrderQuery;
+import dev.bookstore.ordering.application.port.in.GetOutboxStatsQuery;
+import dev.bookstore.ordering.application.port.in.PlaceOrderUseCase;
+import dev.bookstore.ordering.application.port.in.RelayOutboxUseCase;
+import dev.bookstore.ordering.application.port.out.DomainEventPublisher;
+import dev.bookstore.ordering.application.port.out.MessagePublisher;
+import dev.bookstore.ordering.application.port.out.OrderRepository;
+import dev.bookstore.ordering.application.port.out.OutboxStore;
+import java.time.Clock;
+
+/**
+ * The only way to obtain the application's use cases. The services themselves are package-private, so
+ * driving adapters and the wiring can depend on the {@code port.in} interfaces only.
+ */
+public final class OrderingUseCases {
+
+    private OrderingUseCases() {
+    }
+
+    public static PlaceOrderUseCase placeOrder(OrderRepository orders, DomainEventPublisher events, Clock clock) {
+        return new PlaceOrderService(orders, events, clock);
+    }
+
+    public static CancelOrderUseCase cancelOrder(OrderRepository orders, DomainEventPublisher events, Clock clock) {
+        return new CancelOrderService(orders, events, clock);
+    }
+
+    public static GetOrderQuery getOrder(OrderRepository orders) {
+        return new GetOrderService(orders);
+    }
+
+    public static GetOutboxStatsQuery outboxStats(OutboxStore outbox) {
+        return new GetOutboxStatsService(outbox);
+    }
+
+    /** A relay; one per worker thread, each with its own {@link RelaySettings#owner()}. */
+    public static RelayOutboxUseCase relayOutbox(OutboxStore outbox, MessagePublisher publisher,
+                                                 RelaySettings settings, Clock clock) {
+        return new OutboxRelayService(outbox, publisher, settings, clock);
+    }
+}

@@ -1,0 +1,146 @@
+package dev.bookstore.ordering.application.service;
+
+import dev.bookstore.ordering.application.outbox.DeliveryFailure;
+import dev.bookstore.ordering.application.outbox.OutboxMessage;
+import dev.bookstore.ordering.application.outbox.PublishResult;
+import dev.bookstore.ordering.application.outbox.PublishResult.Outcome;
+import dev.bookstore.ordering.application.outbox.RelayRound;
+import dev.bookstore.ordering.application.outbox.RelaySettings;
+import dev.bookstore.ordering.application.port.in.RelayOutboxUseCase;
+import dev.bookstore.ordering.application.port.out.MessagePublisher;
+import dev.bookstore.ordering.application.port.out.OutboxStore;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The relay: claim a batch (a lease, no open transaction) → publish it with confirms → record every outcome.
+ *
+ * <p>Failures are told apart by what they blame. A nack, a return or a missing confirm while the broker
+ * confirms other messages blames the message: it counts as an attempt, is retried with backoff and, after
+ * {@code maxAttempts}, parked, so it never blocks the messages behind it. A broker that cannot be reached
+ * blames nobody: the batch is released untried, attempts are not counted (an outage must not park healthy
+ * messages), and one warning is logged per outage rather than one per poll.
+ */
+final class OutboxRelayService implements RelayOutboxUseCase {
+
+    private static final System.Logger LOG = System.getLogger(OutboxRelayService.class.getName());
+
+    /** A drain stops after this many full rounds so the worker can look at its pause and stop flags. */
+    private static final int MAX_ROUNDS_PER_DRAIN = 1_000;
+
+    private final OutboxStore outbox;
+    private final MessagePublisher publisher;
+    private final RelaySettings settings;
+    private final Clock clock;
+
+    private Instant outageSince;
+    private String outageCause;
+
+    OutboxRelayService(OutboxStore outbox, MessagePublisher publisher, RelaySettings settings, Clock clock) {
+        this.outbox = outbox;
+        this.publisher = publisher;
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    @Override
+    public RelayRound drain() {
+        RelayRound total = RelayRound.NOTHING;
+        for (int i = 0; i < MAX_ROUNDS_PER_DRAIN; i++) {
+            RelayRound round = relayBatch();
+            total = total.plus(round);
+            if (round.claimed() < settings.batchSize() || round.released() > 0) {
+                break;
+            }
+        }
+        return total;
+    }
+
+    @Override
+    public RelayRound relayBatch() {
+        List<OutboxMessage> batch = outbox.claim(settings.owner(), settings.batchSize(), settings.lease(),
+                settings.ordered());
+        if (batch.isEmpty()) {
+            return RelayRound.NOTHING;
+        }
+        List<PublishResult> results = publisher.publish(batch, settings.confirmTimeout());
+        return record(batch, results);
+    }
+
+    private RelayRound record(List<OutboxMessage> batch, List<PublishResult> results) {
+        Map<UUID, OutboxMessage> byId = new HashMap<>();
+        batch.forEach(message -> byId.put(message.id(), message));
+
+        boolean brokerAnswered = results.stream().anyMatch(r -> r.outcome() == Outcome.CONFIRMED
+                || r.outcome() == Outcome.NACKED || r.outcome() == Outcome.RETURNED);
+        List<UUID> published = new ArrayList<>();
+        List<UUID> untried = new ArrayList<>();
+        List<DeliveryFailure> failures = new ArrayList<>();
+        Instant now = clock.instant();
+        String unavailableCause = null;
+        for (PublishResult result : results) {
+            if (result.outcome() == Outcome.CONFIRMED) {
+                published.add(result.messageId());
+            } else if (result.outcome() == Outcome.BROKER_UNAVAILABLE
+                    || (result.outcome() == Outcome.TIMED_OUT && !brokerAnswered)) {
+                untried.add(result.messageId());
+                unavailableCause = result.outcome() + ": " + result.detail();
+            } else {
+                failures.add(failure(byId.get(result.messageId()), result, now));
+            }
+        }
+
+        if (!published.isEmpty()) {
+            outbox.markPublished(settings.owner(), published);
+        }
+        if (!failures.isEmpty()) {
+            outbox.recordFailures(settings.owner(), failures);
+            failures.forEach(f -> LOG.log(f.parks() ? Level.ERROR : Level.DEBUG,
+                    "Outbox message {0} {1}: {2}", f.messageId(), f.parks() ? "parked" : "will be retried",
+                    f.error()));
+        }
+        if (!untried.isEmpty()) {
+            outbox.release(settings.owner(), untried);
+        }
+        trackOutage(brokerAnswered, unavailableCause, now);
+
+        int parked = (int) failures.stream().filter(DeliveryFailure::parks).count();
+        return new RelayRound(batch.size(), published.size(), failures.size() - parked, parked, untried.size());
+    }
+
+    private DeliveryFailure failure(OutboxMessage message, PublishResult result, Instant now) {
+        int failures = message.attempts() + 1;
+        String error = result.outcome() + (result.detail() == null ? "" : ": " + result.detail());
+        if (failures >= settings.maxAttempts()) {
+            return DeliveryFailure.park(message.id(), error);
+        }
+        Duration delay = settings.backoff().delayAfter(failures);
+        return DeliveryFailure.retryAt(message.id(), error, now.plus(delay));
+    }
+
+    private void trackOutage(boolean brokerAnswered, String unavailableCause, Instant now) {
+        if (unavailableCause != null && !brokerAnswered && outageSince == null) {
+            outageSince = now;
+            outageCause = unavailableCause;
+            LOG.log(Level.WARNING, "Broker unavailable, outbox messages wait and will be retried until it "
+                    + "answers: {0}", unavailableCause);
+        } else if (brokerAnswered && outageSince != null) {
+            LOG.log(Level.INFO, "Broker available again after {0} (outage began with: {1})",
+                    Duration.between(outageSince, now), outageCause);
+            outageSince = null;
+            outageCause = null;
+        }
+    }
+
+    /** Whether the last round found the broker unavailable. */
+    boolean brokerUnavailable() {
+        return outageSince != null;
+    }
+}

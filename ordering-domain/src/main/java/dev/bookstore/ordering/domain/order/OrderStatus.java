@@ -1,0 +1,7 @@
+package dev.bookstore.ordering.domain.order;
+
+/** Where an order is in its life. */
+public enum OrderStatus {
+    PLACED,
+    CANCELLED
+}
