@@ -28,7 +28,7 @@ public record PlaceOrderCommand(CustomerId customerId, Currency currency, List<O
     }
 
     /** One requested line, as the client sent it. */
-    public record Item(String bookId, int quantity, BigDecimal unitPrice) {
+    public record Item(String bookId, Integer quantity, BigDecimal unitPrice) {
     }
 
     /**
@@ -77,6 +77,9 @@ public record PlaceOrderCommand(CustomerId customerId, Currency currency, List<O
         }
         if (item.bookId() == null) {
             throw new InvalidOrderException(path + ".bookId", "is required");
+        }
+        if (item.quantity() == null) {
+            throw new InvalidOrderException(path + ".quantity", "is required");
         }
         if (item.unitPrice() == null) {
             throw new InvalidOrderException(path + ".unitPrice", "is required");

@@ -1,0 +1,54 @@
+package dev.bookstore.ordering.adapters.persistence.inbox;
+
+import dev.bookstore.ordering.application.port.out.InboxStore;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.ConnectionCallback;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * {@link InboxStore} on the {@code inbox_message} table. The primary key (consumer, message_id) is the whole
+ * mechanism: the first insert wins, a redelivery finds the key taken. It joins the consumer's transaction.
+ */
+@Component
+public class JdbcInboxStore implements InboxStore {
+
+    private final JdbcTemplate jdbc;
+    private final boolean postgres;
+
+    public JdbcInboxStore(DataSource dataSource) {
+        this.jdbc = new JdbcTemplate(dataSource);
+        this.postgres = jdbc.execute((ConnectionCallback<Boolean>) connection ->
+                connection.getMetaData().getDatabaseProductName().startsWith("PostgreSQL"));
+    }
+
+    @Override
+    public boolean recordFirstDelivery(String consumer, UUID messageId) {
+        if (postgres) {
+            // ON CONFLICT keeps the surrounding transaction usable, where a failed insert would abort it.
+            return jdbc.update("INSERT INTO inbox_message (consumer, message_id) VALUES (?, ?) "
+                    + "ON CONFLICT (consumer, message_id) DO NOTHING", consumer, messageId) == 1;
+        }
+        try {
+            return jdbc.update("INSERT INTO inbox_message (consumer, message_id) VALUES (?, ?)",
+                    consumer, messageId.toString()) == 1;
+        } catch (DuplicateKeyException redelivered) {
+            return false;
+        }
+    }
+
+    /** Forgets deliveries received before {@code cutoff}, at most {@code limit} at a time; returns how many. */
+    public int deleteReceivedBefore(Instant cutoff, int limit) {
+        String sql = postgres
+                ? "DELETE FROM inbox_message WHERE ctid IN "
+                        + "(SELECT ctid FROM inbox_message WHERE received_at < ? LIMIT ?)"
+                : "DELETE TOP (?) FROM inbox_message WHERE received_at < ?";
+        return postgres
+                ? jdbc.update(sql, cutoff.atOffset(ZoneOffset.UTC), limit)
+                : jdbc.update(sql, limit, cutoff.atOffset(ZoneOffset.UTC));
+    }
+}

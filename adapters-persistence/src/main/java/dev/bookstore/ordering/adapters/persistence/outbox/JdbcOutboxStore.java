@@ -1,0 +1,149 @@
+package dev.bookstore.ordering.adapters.persistence.outbox;
+
+import dev.bookstore.ordering.application.outbox.DeliveryFailure;
+import dev.bookstore.ordering.application.outbox.OutboxMessage;
+import dev.bookstore.ordering.application.outbox.OutboxStats;
+import dev.bookstore.ordering.application.port.out.OutboxStore;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.springframework.jdbc.core.ConnectionCallback;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@link OutboxStore} on plain JDBC with a dialect per database. Appending joins the caller's transaction (the
+ * order's); every relay method is one auto-committed statement, so no transaction is open while the relay
+ * waits for the broker.
+ */
+@Component
+public class JdbcOutboxStore implements OutboxStore {
+
+    private static final TypeReference<Map<String, String>> HEADERS = new TypeReference<>() {
+    };
+    private static final Comparator<OutboxMessage> OLDEST_FIRST =
+            Comparator.comparing(OutboxMessage::occurredAt).thenComparing(OutboxMessage::id);
+
+    private final JdbcTemplate jdbc;
+    private final OutboxDialect dialect;
+    private final JsonMapper json;
+
+    public JdbcOutboxStore(DataSource dataSource, JsonMapper json) {
+        this.jdbc = new JdbcTemplate(dataSource);
+        this.dialect = jdbc.execute((ConnectionCallback<OutboxDialect>) OutboxDialect::of);
+        this.json = json;
+    }
+
+    /** The database this store talks to: {@code postgresql} or {@code sqlserver}. */
+    public String dialectName() {
+        return dialect.name();
+    }
+
+    @Override
+    public void append(OutboxMessage message) {
+        jdbc.update(dialect.insert(), dialect.id(message.id()), message.aggregateType(), message.aggregateId(),
+                message.type(), message.exchange(), message.routingKey(), message.payload(),
+                json.writeValueAsString(message.headers()), timestamp(message.occurredAt()));
+    }
+
+    @Override
+    public List<OutboxMessage> claim(String owner, int batchSize, Duration lease, boolean ordered) {
+        List<OutboxMessage> claimed = new ArrayList<>(jdbc.query(dialect.claim(ordered), this::toMessage,
+                dialect.claimParameters(owner, batchSize, lease)));
+        // RETURNING / OUTPUT give no order; the relay publishes oldest first.
+        claimed.sort(OLDEST_FIRST);
+        return claimed;
+    }
+
+    @Override
+    public int markPublished(String owner, Collection<UUID> ids) {
+        return ids.isEmpty() ? 0 : updateIds(dialect.markPublished(), ids, owner);
+    }
+
+    @Override
+    public int release(String owner, Collection<UUID> ids) {
+        return ids.isEmpty() ? 0 : updateIds(dialect.release(), ids, owner);
+    }
+
+    @Override
+    public int unpark(Collection<UUID> ids) {
+        return ids.isEmpty() ? 0 : updateIds(dialect.unpark(), ids);
+    }
+
+    @Override
+    public int recordFailures(String owner, List<DeliveryFailure> failures) {
+        if (failures.isEmpty()) {
+            return 0;
+        }
+        int[][] counts = jdbc.batchUpdate(dialect.recordFailure(), failures, failures.size(), (ps, failure) -> {
+            ps.setString(1, failure.parks() ? "PARKED" : "PENDING");
+            ps.setString(2, failure.error());
+            ps.setObject(3, failure.parks() ? null : timestamp(failure.nextAttemptAt()));
+            ps.setObject(4, dialect.id(failure.messageId()));
+            ps.setString(5, owner);
+        });
+        int updated = 0;
+        for (int[] chunk : counts) {
+            for (int count : chunk) {
+                updated += Math.max(count, 0);
+            }
+        }
+        return updated;
+    }
+
+    @Override
+    public int deletePublishedBefore(Instant cutoff, int limit) {
+        return jdbc.update(dialect.deletePublished(), timestamp(cutoff), limit);
+    }
+
+    @Override
+    public OutboxStats stats() {
+        return jdbc.queryForObject(dialect.stats(), (rs, row) -> {
+            long oldestMillis = rs.getLong(4);
+            return new OutboxStats(rs.getLong(1), rs.getLong(2), rs.getLong(3),
+                    Duration.ofMillis(Math.max(oldestMillis, 0)));
+        });
+    }
+
+    private int updateIds(String sql, Collection<UUID> ids, Object... more) {
+        return jdbc.execute((ConnectionCallback<Integer>) connection -> {
+            try (var statement = connection.prepareStatement(sql)) {
+                statement.setObject(1, dialect.idList(connection, ids));
+                for (int i = 0; i < more.length; i++) {
+                    statement.setObject(i + 2, more[i]);
+                }
+                return statement.executeUpdate();
+            }
+        });
+    }
+
+    private OutboxMessage toMessage(ResultSet rs, int row) throws SQLException {
+        return new OutboxMessage(
+                UUID.fromString(rs.getString(1)),
+                rs.getString(2),
+                rs.getString(3),
+                rs.getString(4),
+                rs.getString(5),
+                rs.getString(6),
+                rs.getString(7),
+                json.readValue(rs.getString(8), HEADERS),
+                rs.getObject(9, OffsetDateTime.class).toInstant(),
+                rs.getInt(10));
+    }
+
+    private static OffsetDateTime timestamp(Instant instant) {
+        return instant.atOffset(ZoneOffset.UTC);
+    }
+}

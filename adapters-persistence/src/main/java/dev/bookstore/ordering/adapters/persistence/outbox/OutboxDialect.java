@@ -1,0 +1,61 @@
+package dev.bookstore.ordering.adapters.persistence.outbox;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.UUID;
+
+/**
+ * The outbox statements of one database. Everything vendor-specific lives here: how to skip rows another relay
+ * is locking, how to return the claimed rows from the same statement, how to pass a list of ids as one
+ * parameter. {@link JdbcOutboxStore} holds the rest.
+ */
+sealed interface OutboxDialect permits PostgresOutboxDialect, SqlServerOutboxDialect {
+
+    /** Picks the dialect from the JDBC metadata of a live connection, never from a hand-set flag. */
+    static OutboxDialect of(Connection connection) throws SQLException {
+        String product = connection.getMetaData().getDatabaseProductName();
+        if (product.startsWith("PostgreSQL")) {
+            return new PostgresOutboxDialect();
+        }
+        if (product.startsWith("Microsoft SQL Server")) {
+            return new SqlServerOutboxDialect();
+        }
+        throw new IllegalStateException("The outbox supports PostgreSQL and Microsoft SQL Server, not " + product);
+    }
+
+    String name();
+
+    /** Parameters: id, aggregate_type, aggregate_id, type, exchange, routing_key, payload, headers, occurred_at. */
+    String insert();
+
+    /** One statement that leases and returns due rows; its parameters come from {@link #claimParameters}. */
+    String claim(boolean ordered);
+
+    Object[] claimParameters(String owner, int batchSize, Duration lease);
+
+    /** Parameters: the id list (see {@link #idList}), owner. */
+    String markPublished();
+
+    /** Parameters: the id list, owner. */
+    String release();
+
+    /** Parameters: status ('PENDING' or 'PARKED'), last_error, next_attempt_at (or null to keep), id, owner. */
+    String recordFailure();
+
+    /** Parameters: the id list. */
+    String unpark();
+
+    /** Parameters: cutoff, limit. */
+    String deletePublished();
+
+    /** No parameters; one row: pending, parked, published, oldest pending age in milliseconds (or null). */
+    String stats();
+
+    /** One id as a statement parameter. */
+    Object id(UUID id);
+
+    /** A whole list of ids as a single statement parameter, however long the list. */
+    Object idList(Connection connection, Collection<UUID> ids) throws SQLException;
+}

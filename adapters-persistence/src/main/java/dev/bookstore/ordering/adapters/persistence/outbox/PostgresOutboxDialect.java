@@ -1,0 +1,118 @@
+package dev.bookstore.ordering.adapters.persistence.outbox;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.UUID;
+
+/**
+ * PostgreSQL: {@code FOR UPDATE SKIP LOCKED} in a sub-select, {@code UPDATE ... RETURNING}, ids as a
+ * {@code uuid[]} bound to {@code = ANY(?)}.
+ */
+final class PostgresOutboxDialect implements OutboxDialect {
+
+    /** Rows the relay may take: not published, not parked, due, and not leased by a live relay. */
+    static final String CLAIMABLE = """
+            m.published_at IS NULL AND m.status = 'PENDING' AND m.next_attempt_at <= now()
+              AND (m.claimed_until IS NULL OR m.claimed_until < now())""";
+
+    /** Ordered mode: the row is the oldest unpublished one of its aggregate (parked rows hold their line). */
+    static final String HEAD_OF_AGGREGATE = """
+            NOT EXISTS (SELECT 1 FROM outbox_message earlier
+                         WHERE earlier.aggregate_type = m.aggregate_type
+                           AND earlier.aggregate_id = m.aggregate_id
+                           AND earlier.published_at IS NULL
+                           AND (earlier.occurred_at < m.occurred_at
+                                OR (earlier.occurred_at = m.occurred_at AND earlier.id < m.id)))""";
+
+    @Override
+    public String name() {
+        return "postgresql";
+    }
+
+    @Override
+    public String insert() {
+        return """
+                INSERT INTO outbox_message
+                    (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload, headers, occurred_at)
+                VALUES (?, ?, ?, ?, ?, ?, CAST(? AS jsonb), CAST(? AS jsonb), ?)""";
+    }
+
+    @Override
+    public String claim(boolean ordered) {
+        return """
+                UPDATE outbox_message
+                   SET claimed_by = ?, claimed_until = now() + ? * interval '1 millisecond'
+                 WHERE id IN (SELECT m.id FROM outbox_message m
+                               WHERE %s%s
+                               ORDER BY m.occurred_at, m.id
+                               LIMIT ?
+                               FOR UPDATE SKIP LOCKED)
+                RETURNING id, aggregate_type, aggregate_id, type, exchange, routing_key, payload::text,
+                          headers::text, occurred_at, attempts"""
+                .formatted(CLAIMABLE, ordered ? "\n  AND " + HEAD_OF_AGGREGATE : "");
+    }
+
+    @Override
+    public Object[] claimParameters(String owner, int batchSize, Duration lease) {
+        return new Object[] {owner, lease.toMillis(), batchSize};
+    }
+
+    @Override
+    public String markPublished() {
+        return """
+                UPDATE outbox_message
+                   SET status = 'PUBLISHED', published_at = now(), claimed_by = NULL, claimed_until = NULL
+                 WHERE id = ANY(?) AND claimed_by = ?""";
+    }
+
+    @Override
+    public String release() {
+        return "UPDATE outbox_message SET claimed_by = NULL, claimed_until = NULL WHERE id = ANY(?) AND claimed_by = ?";
+    }
+
+    @Override
+    public String recordFailure() {
+        return """
+                UPDATE outbox_message
+                   SET attempts = attempts + 1, status = ?, last_error = ?,
+                       next_attempt_at = COALESCE(?, next_attempt_at), claimed_by = NULL, claimed_until = NULL
+                 WHERE id = ? AND claimed_by = ?""";
+    }
+
+    @Override
+    public String unpark() {
+        return """
+                UPDATE outbox_message SET status = 'PENDING', attempts = 0, next_attempt_at = now()
+                 WHERE id = ANY(?) AND status = 'PARKED'""";
+    }
+
+    @Override
+    public String deletePublished() {
+        return """
+                DELETE FROM outbox_message
+                 WHERE id IN (SELECT id FROM outbox_message WHERE published_at < ? ORDER BY id LIMIT ?)""";
+    }
+
+    @Override
+    public String stats() {
+        return """
+                SELECT count(*) FILTER (WHERE status = 'PENDING'),
+                       count(*) FILTER (WHERE status = 'PARKED'),
+                       (SELECT count(*) FROM outbox_message WHERE published_at IS NOT NULL),
+                       CAST(EXTRACT(EPOCH FROM now() - min(occurred_at) FILTER (WHERE status = 'PENDING')) * 1000
+                            AS bigint)
+                  FROM outbox_message WHERE published_at IS NULL""";
+    }
+
+    @Override
+    public Object id(UUID id) {
+        return id;
+    }
+
+    @Override
+    public Object idList(Connection connection, Collection<UUID> ids) throws SQLException {
+        return connection.createArrayOf("uuid", ids.toArray());
+    }
+}

@@ -1,0 +1,124 @@
+package dev.bookstore.ordering.adapters.persistence.outbox;
+
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+/**
+ * SQL Server: {@code WITH (UPDLOCK, READPAST, ROWLOCK)} in a CTE that the {@code UPDATE} goes through,
+ * {@code OUTPUT inserted.*}, ids as one JSON array parameter opened with {@code OPENJSON} — so a batch of any
+ * size stays one parameter, far from the 2,100-parameter limit of an {@code IN (?, ?, ...)} list.
+ * Run the database with {@code READ_COMMITTED_SNAPSHOT ON} so readers never wait for the relay's locks.
+ */
+final class SqlServerOutboxDialect implements OutboxDialect {
+
+    static final String CLAIMABLE = """
+            m.published_at IS NULL AND m.status = 'PENDING' AND m.next_attempt_at <= SYSDATETIMEOFFSET()
+              AND (m.claimed_until IS NULL OR m.claimed_until < SYSDATETIMEOFFSET())""";
+
+    static final String HEAD_OF_AGGREGATE = """
+            NOT EXISTS (SELECT 1 FROM outbox_message earlier
+                         WHERE earlier.aggregate_type = m.aggregate_type
+                           AND earlier.aggregate_id = m.aggregate_id
+                           AND earlier.published_at IS NULL
+                           AND (earlier.occurred_at < m.occurred_at
+                                OR (earlier.occurred_at = m.occurred_at AND earlier.id < m.id)))""";
+
+    private static final String IDS = "(SELECT CAST([value] AS uniqueidentifier) FROM OPENJSON(?))";
+
+    @Override
+    public String name() {
+        return "sqlserver";
+    }
+
+    @Override
+    public String insert() {
+        return """
+                INSERT INTO outbox_message
+                    (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload, headers, occurred_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""";
+    }
+
+    @Override
+    public String claim(boolean ordered) {
+        return """
+                WITH claimable AS (
+                    SELECT TOP (?) m.*
+                      FROM outbox_message m WITH (UPDLOCK, READPAST, ROWLOCK)
+                     WHERE %s%s
+                     ORDER BY m.occurred_at, m.id)
+                UPDATE claimable
+                   SET claimed_by = ?, claimed_until = DATEADD(millisecond, ?, SYSDATETIMEOFFSET())
+                OUTPUT inserted.id, inserted.aggregate_type, inserted.aggregate_id, inserted.type,
+                       inserted.exchange, inserted.routing_key, inserted.payload, inserted.headers,
+                       inserted.occurred_at, inserted.attempts;"""
+                .formatted(CLAIMABLE, ordered ? "\n  AND " + HEAD_OF_AGGREGATE : "");
+    }
+
+    @Override
+    public Object[] claimParameters(String owner, int batchSize, Duration lease) {
+        return new Object[] {batchSize, owner, Math.toIntExact(lease.toMillis())};
+    }
+
+    @Override
+    public String markPublished() {
+        return """
+                UPDATE outbox_message
+                   SET status = 'PUBLISHED', published_at = SYSDATETIMEOFFSET(), claimed_by = NULL,
+                       claimed_until = NULL
+                 WHERE id IN %s AND claimed_by = ?""".formatted(IDS);
+    }
+
+    @Override
+    public String release() {
+        return "UPDATE outbox_message SET claimed_by = NULL, claimed_until = NULL WHERE id IN %s AND claimed_by = ?"
+                .formatted(IDS);
+    }
+
+    @Override
+    public String recordFailure() {
+        return """
+                UPDATE outbox_message
+                   SET attempts = attempts + 1, status = ?, last_error = ?,
+                       next_attempt_at = COALESCE(?, next_attempt_at), claimed_by = NULL, claimed_until = NULL
+                 WHERE id = ? AND claimed_by = ?""";
+    }
+
+    @Override
+    public String unpark() {
+        return """
+                UPDATE outbox_message SET status = 'PENDING', attempts = 0, next_attempt_at = SYSDATETIMEOFFSET()
+                 WHERE id IN %s AND status = 'PARKED'""".formatted(IDS);
+    }
+
+    @Override
+    public String deletePublished() {
+        return """
+                DELETE FROM outbox_message
+                 WHERE id IN (SELECT id FROM outbox_message WHERE published_at < ?
+                               ORDER BY occurred_at OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY)""";
+    }
+
+    @Override
+    public String stats() {
+        return """
+                SELECT SUM(CASE WHEN status = 'PENDING' THEN 1 ELSE 0 END),
+                       SUM(CASE WHEN status = 'PARKED' THEN 1 ELSE 0 END),
+                       (SELECT COUNT_BIG(*) FROM outbox_message WHERE published_at IS NOT NULL),
+                       DATEDIFF_BIG(millisecond,
+                                    MIN(CASE WHEN status = 'PENDING' THEN occurred_at END), SYSDATETIMEOFFSET())
+                  FROM outbox_message WHERE published_at IS NULL""";
+    }
+
+    @Override
+    public Object id(UUID id) {
+        return id.toString();
+    }
+
+    @Override
+    public Object idList(Connection connection, Collection<UUID> ids) {
+        return ids.stream().map(id -> "\"" + id + "\"").collect(Collectors.joining(",", "[", "]"));
+    }
+}

@@ -1,0 +1,81 @@
+package dev.bookstore.ordering.bootstrap.config;
+
+import jakarta.validation.constraints.AssertTrue;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Every relay knob, under {@code ordering.outbox}. Bad values stop the service at start-up with the name of
+ * the property and what it must be.
+ *
+ * @param enabled whether this instance runs relay workers at all (the API works either way)
+ * @param exchange the topic exchange messages are published to
+ * @param batchSize messages claimed and put in flight together
+ * @param workers relay threads in this instance, each with its own lease owner and channel
+ * @param pollInterval how often an idle relay looks for due messages it was not woken for
+ * @param lease how long claimed messages stay reserved for the relay that claimed them
+ * @param confirmTimeout how long a relay waits for the broker's confirms of one batch
+ * @param maxAttempts failed deliveries after which a message is parked
+ * @param backoffInitial delay after the first failed delivery; doubles per failure, with jitter
+ * @param backoffMax longest delay between two attempts of one message
+ * @param ordered one in-flight message per aggregate, in the order they occurred
+ * @param retention how long published messages are kept before they are deleted
+ * @param retentionInterval how often the retention job runs
+ * @param retentionChunk rows deleted per statement by the retention job
+ */
+@Validated
+@ConfigurationProperties("ordering.outbox")
+public record OutboxProperties(
+        @DefaultValue("true") boolean enabled,
+        @DefaultValue("bookstore.ordering") @NotBlank String exchange,
+        @DefaultValue("100") @Min(1) @Max(5000) int batchSize,
+        @DefaultValue("1") @Min(1) @Max(32) int workers,
+        @DefaultValue("1s") @NotNull Duration pollInterval,
+        @DefaultValue("60s") @NotNull Duration lease,
+        @DefaultValue("10s") @NotNull Duration confirmTimeout,
+        @DefaultValue("10") @Min(1) @Max(1000) int maxAttempts,
+        @DefaultValue("1s") @NotNull Duration backoffInitial,
+        @DefaultValue("5m") @NotNull Duration backoffMax,
+        @DefaultValue("false") boolean ordered,
+        @DefaultValue("7d") @NotNull Duration retention,
+        @DefaultValue("1m") @NotNull Duration retentionInterval,
+        @DefaultValue("1000") @Min(1) @Max(100000) int retentionChunk) {
+
+    @AssertTrue(message = "poll-interval must be between 10ms and 1h")
+    boolean isPollIntervalSane() {
+        return pollInterval == null || between(pollInterval, Duration.ofMillis(10), Duration.ofHours(1));
+    }
+
+    @AssertTrue(message = "confirm-timeout must be between 100ms and 5m")
+    boolean isConfirmTimeoutSane() {
+        return confirmTimeout == null || between(confirmTimeout, Duration.ofMillis(100), Duration.ofMinutes(5));
+    }
+
+    @AssertTrue(message = "lease must be at least twice confirm-timeout, so a relay never loses a lease while "
+            + "it waits for confirms")
+    boolean isLeaseLongerThanConfirms() {
+        return lease == null || confirmTimeout == null || lease.compareTo(confirmTimeout.multipliedBy(2)) >= 0;
+    }
+
+    @AssertTrue(message = "backoff-initial must be positive and not above backoff-max")
+    boolean isBackoffOrdered() {
+        return backoffInitial == null || backoffMax == null
+                || (backoffInitial.isPositive() && backoffInitial.compareTo(backoffMax) <= 0);
+    }
+
+    @AssertTrue(message = "retention and retention-interval must be positive")
+    boolean isRetentionPositive() {
+        return retention == null || retentionInterval == null
+                || (retention.isPositive() && retentionInterval.isPositive());
+    }
+
+    private static boolean between(Duration value, Duration min, Duration max) {
+        return value.compareTo(min) >= 0 && value.compareTo(max) <= 0;
+    }
+}

@@ -1,0 +1,73 @@
+package dev.bookstore.ordering.bootstrap.config;
+
+import dev.bookstore.ordering.application.port.in.CancelOrderUseCase;
+import dev.bookstore.ordering.application.port.in.GetOrderQuery;
+import dev.bookstore.ordering.application.port.in.GetOutboxStatsQuery;
+import dev.bookstore.ordering.application.port.in.PlaceOrderUseCase;
+import dev.bookstore.ordering.application.port.out.DomainEventPublisher;
+import dev.bookstore.ordering.application.port.out.OrderRepository;
+import dev.bookstore.ordering.application.port.out.OutboxStore;
+import dev.bookstore.ordering.application.service.OrderingUseCases;
+import java.time.Clock;
+import org.springframework.aop.framework.ProxyFactory;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.interceptor.MatchAlwaysTransactionAttributeSource;
+import org.springframework.transaction.interceptor.RuleBasedTransactionAttribute;
+import org.springframework.transaction.interceptor.RollbackRuleAttribute;
+import org.springframework.transaction.interceptor.TransactionInterceptor;
+import java.util.List;
+
+/**
+ * The use cases, each call in one transaction. The application layer knows nothing of transactions; here
+ * every use case gets a proxy that opens one around each call, so the order and its outbox row commit or roll
+ * back together.
+ */
+@Configuration(proxyBeanMethods = false)
+class UseCaseConfiguration {
+
+    @Bean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Bean
+    PlaceOrderUseCase placeOrderUseCase(OrderRepository orders, DomainEventPublisher events, Clock clock,
+                                        PlatformTransactionManager transactions) {
+        return inTransaction(OrderingUseCases.placeOrder(orders, events, clock), PlaceOrderUseCase.class,
+                transactions, false);
+    }
+
+    @Bean
+    CancelOrderUseCase cancelOrderUseCase(OrderRepository orders, DomainEventPublisher events, Clock clock,
+                                          PlatformTransactionManager transactions) {
+        return inTransaction(OrderingUseCases.cancelOrder(orders, events, clock), CancelOrderUseCase.class,
+                transactions, false);
+    }
+
+    @Bean
+    GetOrderQuery getOrderQuery(OrderRepository orders, PlatformTransactionManager transactions) {
+        return inTransaction(OrderingUseCases.getOrder(orders), GetOrderQuery.class, transactions, true);
+    }
+
+    @Bean
+    GetOutboxStatsQuery getOutboxStatsQuery(OutboxStore outbox) {
+        return OrderingUseCases.outboxStats(outbox);
+    }
+
+    /** Wraps every method of {@code useCase} in a transaction that rolls back on any exception. */
+    static <T> T inTransaction(T useCase, Class<T> port, PlatformTransactionManager transactions,
+                               boolean readOnly) {
+        RuleBasedTransactionAttribute attribute = new RuleBasedTransactionAttribute();
+        attribute.setRollbackRules(List.of(new RollbackRuleAttribute(Exception.class)));
+        attribute.setReadOnly(readOnly);
+        attribute.setName(port.getSimpleName());
+        MatchAlwaysTransactionAttributeSource source = new MatchAlwaysTransactionAttributeSource();
+        source.setTransactionAttribute(attribute);
+        ProxyFactory proxy = new ProxyFactory(useCase);
+        proxy.setInterfaces(port);
+        proxy.addAdvice(new TransactionInterceptor(transactions, source));
+        return port.cast(proxy.getProxy(UseCaseConfiguration.class.getClassLoader()));
+    }
+}

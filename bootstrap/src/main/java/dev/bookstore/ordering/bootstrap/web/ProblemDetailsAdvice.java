@@ -1,0 +1,129 @@
+package dev.bookstore.ordering.bootstrap.web;
+
+import dev.bookstore.ordering.application.port.in.OrderNotFoundException;
+import dev.bookstore.ordering.domain.order.InvalidOrderException;
+import dev.bookstore.ordering.domain.order.OrderCannotBeCancelledException;
+import java.util.List;
+import java.util.Map;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+import tools.jackson.core.JacksonException;
+
+/**
+ * Every error as RFC 9457 problem details. Validation problems carry {@code errors}: a list of
+ * {@code {"field", "message"}} with the JSON path of the field at fault, e.g. {@code items[0].quantity}.
+ * Spring MVC's own exceptions (415, 405, 406, 404 for unknown paths) come from the base class in the same
+ * format. No stack trace ever leaves the service.
+ */
+@RestControllerAdvice
+class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
+
+    @ExceptionHandler(InvalidOrderException.class)
+    ProblemDetail invalidOrder(InvalidOrderException e) {
+        return validationProblem(List.of(fieldError(e.field(), e.reason())));
+    }
+
+    @ExceptionHandler(OrderNotFoundException.class)
+    ProblemDetail notFound(OrderNotFoundException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, e.getMessage());
+        problem.setTitle("Order not found");
+        return problem;
+    }
+
+    @ExceptionHandler(OrderCannotBeCancelledException.class)
+    ProblemDetail conflict(OrderCannotBeCancelledException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
+        problem.setTitle("Order cannot be cancelled");
+        return problem;
+    }
+
+    @ExceptionHandler(MethodArgumentTypeMismatchException.class)
+    ProblemDetail typeMismatch(MethodArgumentTypeMismatchException e) {
+        return validationProblem(List.of(fieldError(e.getName(), "is not a valid " + simpleType(e))));
+    }
+
+    @ExceptionHandler(PayloadTooLargeException.class)
+    ProblemDetail tooLarge(PayloadTooLargeException e) {
+        return e.toProblem();
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e,
+                                                                  HttpHeaders headers, HttpStatusCode status,
+                                                                  WebRequest request) {
+        PayloadTooLargeException tooLarge = causeOf(e, PayloadTooLargeException.class);
+        if (tooLarge != null) {
+            return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).body(tooLarge.toProblem());
+        }
+        JacksonException json = causeOf(e, JacksonException.class);
+        ProblemDetail problem;
+        if (json != null && !json.getPath().isEmpty()) {
+            problem = validationProblem(List.of(fieldError(path(json),
+                    "has the wrong type or format: " + firstLine(json.getOriginalMessage()))));
+        } else {
+            problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
+                    json != null ? "The body is not valid JSON: " + firstLine(json.getOriginalMessage())
+                            : "The request body is missing or unreadable.");
+            problem.setTitle("Malformed request body");
+        }
+        return ResponseEntity.badRequest().body(problem);
+    }
+
+    private static ProblemDetail validationProblem(List<Map<String, String>> errors) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
+                "The request has invalid fields; nothing was changed.");
+        problem.setTitle("Invalid request");
+        problem.setProperty("errors", errors);
+        return problem;
+    }
+
+    private static Map<String, String> fieldError(String field, String message) {
+        return Map.of("field", field, "message", message);
+    }
+
+    /** {@code items[0].quantity} from Jackson's reference chain. */
+    private static String path(JacksonException e) {
+        StringBuilder path = new StringBuilder();
+        for (JacksonException.Reference reference : e.getPath()) {
+            if (reference.getPropertyName() != null) {
+                if (!path.isEmpty()) {
+                    path.append('.');
+                }
+                path.append(reference.getPropertyName());
+            } else if (reference.getIndex() >= 0) {
+                path.append('[').append(reference.getIndex()).append(']');
+            }
+        }
+        return path.toString();
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "unreadable value";
+        }
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline);
+    }
+
+    private static String simpleType(MethodArgumentTypeMismatchException e) {
+        return e.getRequiredType() == null ? "value" : e.getRequiredType().getSimpleName();
+    }
+
+    private static <T extends Throwable> T causeOf(Throwable e, Class<T> type) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (type.isInstance(cause)) {
+                return type.cast(cause);
+            }
+        }
+        return null;
+    }
+}
