@@ -66,13 +66,17 @@ public record OutboxProperties(
     @AssertTrue(message = "backoff-initial must be positive and not above backoff-max")
     boolean isBackoffOrdered() {
         return backoffInitial == null || backoffMax == null
-                || (backoffInitial.isPositive() && backoffInitial.compareTo(backoffMax) <= 0);
+                || (positive(backoffInitial) && backoffInitial.compareTo(backoffMax) <= 0);
     }
 
     @AssertTrue(message = "retention and retention-interval must be positive")
     boolean isRetentionPositive() {
         return retention == null || retentionInterval == null
-                || (retention.isPositive() && retentionInterval.isPositive());
+                || (positive(retention) && positive(retentionInterval));
+    }
+
+    private static boolean positive(Duration value) {
+        return !value.isNegative() && !value.isZero();
     }
 
     private static boolean between(Duration value, Duration min, Duration max) {

@@ -1,0 +1,39 @@
+package dev.bookstore.ordering.bootstrap.config;
+
+import dev.bookstore.ordering.adapters.messaging.out.OrderEventContract;
+import dev.bookstore.ordering.adapters.messaging.out.OrderingTopology;
+import dev.bookstore.ordering.adapters.messaging.out.RabbitMessagePublisher;
+import dev.bookstore.ordering.application.port.out.EventExternalizer;
+import dev.bookstore.ordering.application.port.out.MessagePublisher;
+import org.springframework.amqp.core.Declarables;
+import org.springframework.amqp.rabbit.connection.ConnectionFactory;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * RabbitMQ: the wire contract, the exchange (declared by Spring AMQP's admin whenever a connection opens, so a
+ * broker that comes back empty gets it again), and the confirming publisher the relay uses.
+ */
+@Configuration(proxyBeanMethods = false)
+class MessagingConfiguration {
+
+    @Bean
+    OrderingTopology orderingTopology(OutboxProperties properties) {
+        return new OrderingTopology(properties.exchange());
+    }
+
+    @Bean
+    Declarables orderingDeclarables(OrderingTopology topology) {
+        return topology.declarables();
+    }
+
+    @Bean
+    EventExternalizer eventExternalizer(OutboxProperties properties) {
+        return new OrderEventContract(properties.exchange());
+    }
+
+    @Bean
+    MessagePublisher messagePublisher(ConnectionFactory connectionFactory) {
+        return new RabbitMessagePublisher(connectionFactory);
+    }
+}

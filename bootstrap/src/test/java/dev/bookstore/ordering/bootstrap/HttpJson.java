@@ -1,0 +1,80 @@
+package dev.bookstore.ordering.bootstrap;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** A minimal HTTP client for the service under test: plain JDK, no test-only Spring client. */
+public final class HttpJson {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final HttpClient client = HttpClient.newHttpClient();
+    private final String baseUrl;
+
+    public HttpJson(int port) {
+        this.baseUrl = "http://127.0.0.1:" + port;
+    }
+
+    public record Response(int status, Map<String, java.util.List<String>> headers, String body) {
+
+        public JsonNode json() {
+            return JSON.readTree(body);
+        }
+
+        public String header(String name) {
+            return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name))
+                    .findFirst().map(e -> e.getValue().get(0)).orElse(null);
+        }
+    }
+
+    public Response post(String path, String contentType, String body, String... headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (contentType != null) {
+            request.header("Content-Type", contentType);
+        }
+        for (int i = 0; i + 1 < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
+        }
+        return send(request.build());
+    }
+
+    public Response postJson(String path, String body, String... headers) {
+        return post(path, "application/json", body, headers);
+    }
+
+    public Response get(String path) {
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).GET().build());
+    }
+
+    private Response send(HttpRequest request) {
+        try {
+            HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+            return new Response(response.statusCode(), response.headers().map(), response.body());
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A valid order body with {@code lines} lines. */
+    public static String orderJson(String customerId, int lines) {
+        StringBuilder items = new StringBuilder();
+        for (int i = 0; i < lines; i++) {
+            if (i > 0) {
+                items.append(',');
+            }
+            items.append("{\"bookId\":\"978-01344941").append(String.format("%02d", i % 100))
+                    .append("\",\"quantity\":2,\"unitPrice\":\"9.95\"}");
+        }
+        return "{\"customerId\":\"" + customerId + "\",\"currency\":\"EUR\",\"items\":[" + items + "]}";
+    }
+}

@@ -1,0 +1,224 @@
+package dev.bookstore.ordering.bootstrap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The write path against a real PostgreSQL: one POST, one order, one outbox row, one transaction. The relay is
+ * off here so the rows stay to be looked at.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ActiveProfiles("postgres")
+class PlaceOrderIT {
+
+    private static final TestPostgres.Database DATABASE = TestPostgres.newDatabase();
+    private static final UUID POISONED_CUSTOMER = UUID.fromString("00000000-0000-7000-8000-00000000dead");
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        registry.add("spring.datasource.url", DATABASE::url);
+        registry.add("spring.datasource.username", DATABASE::username);
+        registry.add("spring.datasource.password", DATABASE::password);
+        registry.add("ordering.outbox.enabled", () -> "false");
+        registry.add("spring.rabbitmq.port", () -> "1");
+    }
+
+    @AfterAll
+    static void dropDatabase() {
+        TestPostgres.drop(DATABASE);
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    HttpJson http;
+
+    @BeforeEach
+    void cleanTables() {
+        http = new HttpJson(port);
+        jdbc.update("DELETE FROM outbox_message");
+        jdbc.update("DELETE FROM orders");
+    }
+
+    @Test
+    void placingAnOrderStoresTheOrderAndExactlyOneOutboxRowWithTheWireContract() {
+        UUID customer = UUID.randomUUID();
+        String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+
+        HttpJson.Response response = http.postJson("/orders", HttpJson.orderJson(customer.toString(), 2),
+                "traceparent", "00-" + traceId + "-00f067aa0ba902b7-01");
+
+        assertThat(response.status()).isEqualTo(201);
+        JsonNode body = response.json();
+        String orderId = body.get("id").asString();
+        assertThat(response.header("Location")).isEqualTo("/orders/" + orderId);
+        assertThat(body.get("total").asString()).isEqualTo("39.80");
+        assertThat(body.get("currency").asString()).isEqualTo("EUR");
+        assertThat(body.get("status").asString()).isEqualTo("PLACED");
+
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM orders", Long.class)).isEqualTo(1);
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM order_line WHERE order_id = ?::uuid", Long.class,
+                orderId)).isEqualTo(2);
+        Map<String, Object> row = jdbc.queryForMap("SELECT id::text AS id, aggregate_type, aggregate_id, type, "
+                + "exchange, routing_key, payload::text AS payload, headers::text AS headers, status, attempts, "
+                + "published_at FROM outbox_message");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM outbox_message", Long.class)).isEqualTo(1);
+        assertThat(UUID.fromString((String) row.get("id")).version()).isEqualTo(7);
+        assertThat(row).containsEntry("aggregate_type", "order").containsEntry("aggregate_id", orderId)
+                .containsEntry("type", "bookstore.order-placed.v1").containsEntry("exchange", "bookstore.ordering")
+                .containsEntry("routing_key", "order.placed").containsEntry("status", "PENDING")
+                .containsEntry("attempts", 0).containsEntry("published_at", null);
+
+        JsonNode payload = JsonMapper.builder().build().readTree((String) row.get("payload"));
+        assertThat(payload.get("orderId").asString()).isEqualTo(orderId);
+        assertThat(payload.get("customerId").asString()).isEqualTo(customer.toString());
+        assertThat(payload.get("total").asString()).isEqualTo("39.80");
+        assertThat(payload.get("currency").asString()).isEqualTo("EUR");
+        assertThat(payload.get("placedAt").asString()).isNotBlank();
+        assertThat(payload.get("items")).hasSize(2);
+        assertThat(payload.get("items").get(0).get("quantity").asInt()).isEqualTo(2);
+        assertThat(payload.get("items").get(0).get("unitPrice").asString()).isEqualTo("9.95");
+
+        JsonNode headers = JsonMapper.builder().build().readTree((String) row.get("headers"));
+        assertThat(headers.get("traceparent").asString()).startsWith("00-" + traceId + "-");
+
+        HttpJson.Response read = http.get("/orders/" + orderId);
+        assertThat(read.status()).isEqualTo(200);
+        assertThat(read.json().get("items")).hasSize(2);
+        assertThat(http.get("/outbox/stats").json().get("pending").asLong()).isEqualTo(1);
+    }
+
+    @Test
+    void aFailureAfterTheOrderInsertLeavesNeitherOrderNorOutboxRow() {
+        // The order row is flushed at commit, after the outbox insert: a trigger failing on it proves the two
+        // writes share one transaction.
+        jdbc.execute("""
+                CREATE OR REPLACE FUNCTION fail_for_poisoned_customer() RETURNS trigger AS $$
+                BEGIN
+                  IF NEW.customer_id = '%s' THEN RAISE EXCEPTION 'injected failure'; END IF;
+                  RETURN NEW;
+                END $$ LANGUAGE plpgsql""".formatted(POISONED_CUSTOMER));
+        jdbc.execute("CREATE OR REPLACE TRIGGER orders_injected_failure AFTER INSERT ON orders "
+                + "FOR EACH ROW EXECUTE FUNCTION fail_for_poisoned_customer()");
+        try {
+            HttpJson.Response response = http.postJson("/orders",
+                    HttpJson.orderJson(POISONED_CUSTOMER.toString(), 1));
+
+            assertThat(response.status()).isEqualTo(500);
+            assertThat(response.body()).doesNotContain("at dev.bookstore", "Exception");
+            assertThat(jdbc.queryForObject("SELECT count(*) FROM orders", Long.class)).isZero();
+            assertThat(jdbc.queryForObject("SELECT count(*) FROM outbox_message", Long.class)).isZero();
+        } finally {
+            jdbc.execute("DROP TRIGGER orders_injected_failure ON orders");
+        }
+    }
+
+    static Stream<Arguments> badRequests() {
+        String customer = UUID.randomUUID().toString();
+        String item = "{\"bookId\":\"978-0134494166\",\"quantity\":1,\"unitPrice\":\"9.95\"}";
+        return Stream.of(
+                Arguments.of("malformed JSON", "{\"customerId\":", null),
+                Arguments.of("customerId of the wrong type", "{\"customerId\":42,\"currency\":\"EUR\",\"items\":["
+                        + item + "]}", "customerId"),
+                Arguments.of("missing customerId", "{\"currency\":\"EUR\",\"items\":[" + item + "]}", "customerId"),
+                Arguments.of("missing currency", "{\"customerId\":\"" + customer + "\",\"items\":[" + item + "]}",
+                        "currency"),
+                Arguments.of("unknown currency", body(customer, "XYZ", item), "currency"),
+                Arguments.of("no items", body(customer, "EUR", ""), "items"),
+                Arguments.of("zero quantity", body(customer, "EUR", item.replace("\"quantity\":1",
+                        "\"quantity\":0")), "items[0].quantity"),
+                Arguments.of("negative quantity", body(customer, "EUR", item.replace("\"quantity\":1",
+                        "\"quantity\":-3")), "items[0].quantity"),
+                Arguments.of("huge quantity", body(customer, "EUR", item.replace("\"quantity\":1",
+                        "\"quantity\":99999999999")), "items[0].quantity"),
+                Arguments.of("quantity as text", body(customer, "EUR", item.replace("\"quantity\":1",
+                        "\"quantity\":\"many\"")), "items[0].quantity"),
+                Arguments.of("too many decimals", body(customer, "EUR", item.replace("9.95", "9.999")),
+                        "items[0].unitPrice"),
+                Arguments.of("zero price", body(customer, "EUR", item.replace("9.95", "0")), "items[0].unitPrice"),
+                Arguments.of("missing bookId", body(customer, "EUR", item.replace("\"bookId\":\"978-0134494166\",",
+                        "")), "items[0].bookId"),
+                Arguments.of("more than 100 items", HttpJson.orderJson(customer, 101), "items"));
+    }
+
+    private static String body(String customer, String currency, String items) {
+        return "{\"customerId\":\"" + customer + "\",\"currency\":\"" + currency + "\",\"items\":[" + items + "]}";
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badRequests")
+    void aBadRequestGetsProblemDetailsNamingTheFieldAndChangesNothing(String why, String json, String field) {
+        HttpJson.Response response = http.postJson("/orders", json);
+
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.header("Content-Type")).startsWith("application/problem+json");
+        JsonNode problem = response.json();
+        assertThat(problem.get("status").asInt()).isEqualTo(400);
+        assertThat(problem.get("title").asString()).isNotBlank();
+        if (field != null) {
+            assertThat(problem.get("errors").findValuesAsString("field")).containsExactly(field);
+        }
+        assertThat(response.body()).doesNotContain("\tat ", "trace");
+        assertNothingWritten();
+    }
+
+    @Test
+    void aBodyOver64KilobytesIsRefusedWith413() {
+        String huge = HttpJson.orderJson(UUID.randomUUID().toString(), 1)
+                .replace("\"currency\"", "\"padding\":\"" + "x".repeat(70 * 1024) + "\",\"currency\"");
+
+        HttpJson.Response response = http.postJson("/orders", huge);
+
+        assertThat(response.status()).isEqualTo(413);
+        assertThat(response.json().get("title").asString()).isEqualTo("Request body too large");
+        assertNothingWritten();
+    }
+
+    @Test
+    void aWrongContentTypeIsRefusedWith415() {
+        HttpJson.Response response = http.post("/orders", "text/plain",
+                HttpJson.orderJson(UUID.randomUUID().toString(), 1));
+
+        assertThat(response.status()).isEqualTo(415);
+        assertThat(response.header("Content-Type")).startsWith("application/problem+json");
+        assertNothingWritten();
+    }
+
+    @Test
+    void anUnknownOrderIs404ProblemDetailsAndAMalformedIdIs400() {
+        HttpJson.Response unknown = http.get("/orders/" + UUID.randomUUID());
+        assertThat(unknown.status()).isEqualTo(404);
+        assertThat(unknown.json().get("title").asString()).isEqualTo("Order not found");
+
+        HttpJson.Response malformed = http.get("/orders/not-a-uuid");
+        assertThat(malformed.status()).isEqualTo(400);
+        assertThat(malformed.json().get("errors").findValuesAsString("field")).containsExactly("id");
+    }
+
+    private void assertNothingWritten() {
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM orders", Long.class)).isZero();
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM outbox_message", Long.class)).isZero();
+    }
+}
