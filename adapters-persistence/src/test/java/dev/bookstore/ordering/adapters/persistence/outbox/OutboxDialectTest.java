@@ -1,0 +1,348 @@
+package dev.bookstore.ordering.adapters.persistence.outbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.assertThatNoException;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import java.lang.reflect.Proxy;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The statements of both dialects, checked without a database, so they are checked everywhere — SQL Server's
+ * too, where no SQL Server can be started. The contract tests ({@code *OutboxStoreIT}) run them for real.
+ */
+class OutboxDialectTest {
+
+    private static final PostgresOutboxDialect POSTGRES = new PostgresOutboxDialect();
+    private static final SqlServerOutboxDialect SQL_SERVER = new SqlServerOutboxDialect();
+    private static final String LOCK_HINTS = "WITH (UPDLOCK, READPAST, ROWLOCK)";
+    private static final Duration LEASE = Duration.ofSeconds(30);
+    private static final List<String> RETURNED_COLUMNS = List.of("id", "aggregate_type", "aggregate_id", "type",
+            "exchange", "routing_key", "payload", "headers", "occurred_at", "attempts");
+
+    static Stream<OutboxDialect> dialects() {
+        return Stream.of(POSTGRES, SQL_SERVER);
+    }
+
+    // --- parameters ----------------------------------------------------------------------------------------------
+
+    @ParameterizedTest
+    @MethodSource("dialects")
+    void everyStatementHasAsManyPlaceholdersAsTheStoreBinds(OutboxDialect dialect) {
+        int claimParameters = dialect.claimParameters("relay-a", 10, LEASE).length;
+
+        assertThat(claimParameters).isEqualTo(3);
+        assertThat(placeholders(dialect.claim(false))).isEqualTo(claimParameters);
+        assertThat(placeholders(dialect.claim(true))).isEqualTo(claimParameters);
+        // The counts JdbcOutboxStore binds, as the OutboxDialect javadoc lists them.
+        assertThat(placeholders(dialect.insert())).isEqualTo(9);
+        assertThat(placeholders(dialect.markPublished())).isEqualTo(2);
+        assertThat(placeholders(dialect.release())).isEqualTo(2);
+        assertThat(placeholders(dialect.recordFailure())).isEqualTo(5);
+        assertThat(placeholders(dialect.unpark())).isEqualTo(1);
+        assertThat(placeholders(dialect.deletePublished())).isEqualTo(2);
+        assertThat(placeholders(dialect.stats())).isZero();
+    }
+
+    @Test
+    void theSqlServerClaimBindsBatchSizeOwnerAndLeaseWhereTheStatementUsesThem() {
+        Object[] parameters = SQL_SERVER.claimParameters("relay-a", 25, LEASE);
+
+        for (boolean ordered : new boolean[] {false, true}) {
+            String claim = SQL_SERVER.claim(ordered);
+            assertThat(parameters[placeholderAt(claim, "TOP \\(") - 1]).isEqualTo(25);
+            assertThat(parameters[placeholderAt(claim, "SET claimed_by = ") - 1]).isEqualTo("relay-a");
+            assertThat(parameters[placeholderAt(claim, "DATEADD\\(millisecond, ") - 1]).isEqualTo(30_000);
+        }
+    }
+
+    @Test
+    void thePostgresClaimBindsOwnerLeaseAndBatchSizeWhereTheStatementUsesThem() {
+        Object[] parameters = POSTGRES.claimParameters("relay-a", 25, LEASE);
+
+        for (boolean ordered : new boolean[] {false, true}) {
+            String claim = POSTGRES.claim(ordered);
+            assertThat(parameters[placeholderAt(claim, "SET claimed_by = ") - 1]).isEqualTo("relay-a");
+            assertThat(parameters[placeholderAt(claim, "now\\(\\) \\+ ") - 1]).isEqualTo(30_000L);
+            assertThat(parameters[placeholderAt(claim, "LIMIT ") - 1]).isEqualTo(25);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("dialects")
+    void outcomeStatementsExpectTheirParametersInTheOrderTheStoreBindsThem(OutboxDialect dialect) {
+        String recordFailure = dialect.recordFailure();
+        assertThat(placeholderAt(recordFailure, "status = ")).isEqualTo(1);
+        assertThat(placeholderAt(recordFailure, "last_error = ")).isEqualTo(2);
+        assertThat(placeholderAt(recordFailure, "next_attempt_at = COALESCE\\(")).isEqualTo(3);
+        assertThat(placeholderAt(recordFailure, "WHERE id = ")).isEqualTo(4);
+        assertThat(placeholderAt(recordFailure, "AND claimed_by = ")).isEqualTo(5);
+
+        for (String byOwner : List.of(dialect.markPublished(), dialect.release())) {
+            assertThat(placeholderAt(byOwner, "AND claimed_by = ")).isEqualTo(2);
+        }
+        assertThat(placeholderAt(dialect.deletePublished(), "published_at < ")).isEqualTo(1);
+    }
+
+    // --- id lists ------------------------------------------------------------------------------------------------
+
+    @Test
+    void sqlServerPassesAWholeIdListAsOneJsonParameter() {
+        for (String statement : List.of(SQL_SERVER.markPublished(), SQL_SERVER.release(), SQL_SERVER.unpark())) {
+            assertThat(occurrences(statement, "OPENJSON(?)")).as(statement).isEqualTo(1);
+            assertThat(placeholderAt(statement, "OPENJSON\\(")).as("the list comes first").isEqualTo(1);
+            assertThat(statement).doesNotContainPattern("IN \\(\\?");
+        }
+    }
+
+    @Test
+    void theSqlServerIdListOfThreeThousandIdsIsOneValidJsonArrayOfTheirStrings() throws Exception {
+        List<UUID> ids = IntStream.range(0, 3_000).mapToObj(i -> UUID.randomUUID()).toList();
+
+        Object parameter = SQL_SERVER.idList(fakeConnection("Microsoft SQL Server", new ArrayList<>()), ids);
+
+        assertThat(parameter).isInstanceOf(String.class);
+        JsonNode array = JsonMapper.builder().build().readTree((String) parameter);
+        assertThat(array.isArray()).isTrue();
+        List<String> elements = new ArrayList<>();
+        for (JsonNode element : array) {
+            assertThat(element.isString()).isTrue();
+            elements.add(element.asString());
+        }
+        assertThat(elements).containsExactlyElementsOf(ids.stream().map(UUID::toString).toList());
+    }
+
+    @Test
+    void postgresPassesAWholeIdListAsOneUuidArray() throws Exception {
+        for (String statement : List.of(POSTGRES.markPublished(), POSTGRES.release(), POSTGRES.unpark())) {
+            assertThat(placeholderAt(statement, "WHERE id = ANY\\(")).as(statement).isEqualTo(1);
+        }
+        List<UUID> ids = IntStream.range(0, 3_000).mapToObj(i -> UUID.randomUUID()).toList();
+        List<Object[]> arraysMade = new ArrayList<>();
+
+        Object parameter = POSTGRES.idList(fakeConnection("PostgreSQL", arraysMade), ids);
+
+        assertThat(parameter).isInstanceOf(Array.class);
+        assertThat(arraysMade).hasSize(1);
+        assertThat(arraysMade.get(0)[0]).isEqualTo("uuid");
+        assertThat((Object[]) arraysMade.get(0)[1]).containsExactlyElementsOf(ids);
+    }
+
+    @Test
+    void eachDialectBindsASingleIdAsItsDriverExpects() {
+        UUID id = UUID.randomUUID();
+
+        assertThat(POSTGRES.id(id)).isEqualTo(id);
+        assertThat(SQL_SERVER.id(id)).isEqualTo(id.toString());
+    }
+
+    // --- claiming ------------------------------------------------------------------------------------------------
+
+    @ParameterizedTest
+    @MethodSource("orderedOrNot")
+    void theSqlServerClaimSkipsLockedRowsAndReturnsWhatItLeasedInOneStatement(boolean ordered) {
+        String claim = SQL_SERVER.claim(ordered);
+
+        assertThat(claim).contains(LOCK_HINTS, "TOP (?)", "UPDATE claimable", "OUTPUT inserted.");
+        assertThat(claim).doesNotContainPattern("(?i)\\bLIMIT\\b").doesNotContainPattern("(?i)FOR\\s+UPDATE")
+                .doesNotContainPattern("(?i)RETURNING").doesNotContainPattern("(?i)=\\s*ANY\\s*\\(");
+        assertThat(returnedColumns(claim, "OUTPUT", "inserted.")).isEqualTo(RETURNED_COLUMNS);
+    }
+
+    @ParameterizedTest
+    @MethodSource("orderedOrNot")
+    void thePostgresClaimSkipsLockedRowsAndReturnsWhatItLeasedInOneStatement(boolean ordered) {
+        String claim = POSTGRES.claim(ordered);
+
+        assertThat(claim).contains("FOR UPDATE SKIP LOCKED", "LIMIT ?", "RETURNING");
+        assertThat(returnedColumns(claim, "RETURNING", "")).isEqualTo(RETURNED_COLUMNS);
+    }
+
+    @ParameterizedTest
+    @MethodSource("dialects")
+    void onlyOrderedClaimsAskForTheHeadOfTheAggregate(OutboxDialect dialect) {
+        String headOfAggregate = dialect instanceof PostgresOutboxDialect
+                ? PostgresOutboxDialect.HEAD_OF_AGGREGATE : SqlServerOutboxDialect.HEAD_OF_AGGREGATE;
+
+        assertThat(headOfAggregate).contains("NOT EXISTS", "earlier.aggregate_id = m.aggregate_id",
+                "earlier.published_at IS NULL");
+        // Parked rows are unpublished: they keep holding their aggregate's line (see OutboxStoreContract).
+        assertThat(headOfAggregate).doesNotContain("status");
+        assertThat(dialect.claim(true)).contains(headOfAggregate);
+        assertThat(dialect.claim(false)).doesNotContain("NOT EXISTS");
+    }
+
+    static Stream<Boolean> orderedOrNot() {
+        return Stream.of(false, true);
+    }
+
+    // --- no dialect borrows the other's syntax -------------------------------------------------------------------
+
+    @Test
+    void noSqlServerStatementUsesPostgresSyntax() {
+        List<String> postgresOnly = List.of("(?i)\\bLIMIT\\b", "(?i)FOR\\s+UPDATE", "(?i)SKIP\\s+LOCKED",
+                "(?i)RETURNING", "(?i)\\bANY\\s*\\(", "::", "(?i)\\bnow\\(\\)", "(?i)\\binterval\\b",
+                "(?i)FILTER\\s*\\(", "(?i)jsonb", "(?i)EXTRACT\\s*\\(", "(?i)\\bctid\\b");
+        statements(SQL_SERVER).forEach((name, statement) -> postgresOnly.forEach(pattern ->
+                assertThat(statement).as("SQL Server %s", name).doesNotContainPattern(pattern)));
+    }
+
+    @Test
+    void noPostgresStatementUsesSqlServerSyntax() {
+        List<String> sqlServerOnly = List.of("(?i)\\bTOP\\s*\\(", "(?i)\\bOUTPUT\\b", "(?i)OPENJSON",
+                "(?i)SYSDATETIMEOFFSET", "(?i)DATEADD", "(?i)DATEDIFF", "(?i)UPDLOCK", "(?i)READPAST",
+                "(?i)uniqueidentifier", "\\[", "(?i)COUNT_BIG", "(?i)FETCH\\s+NEXT");
+        statements(POSTGRES).forEach((name, statement) -> sqlServerOnly.forEach(pattern ->
+                assertThat(statement).as("PostgreSQL %s", name).doesNotContainPattern(pattern)));
+    }
+
+    // --- a real SQL parser ---------------------------------------------------------------------------------------
+
+    /**
+     * JSqlParser reads T-SQL's CTE {@code UPDATE ... OUTPUT inserted.*}, {@code TOP (?)}, {@code OPENJSON} and
+     * {@code OFFSET ... FETCH}, but of the table hints it knows only {@code NOLOCK} and {@code INDEX}, not
+     * {@code UPDLOCK, READPAST, ROWLOCK}. So the hint list is checked literally above and removed here before
+     * parsing; everything else of every statement goes through the parser.
+     */
+    @Test
+    void everySqlServerStatementParsesOnceItsLockHintsAreSetAside() {
+        statements(SQL_SERVER).forEach((name, statement) -> {
+            String parsed = name.startsWith("claim") ? withoutLockHints(statement) : statement;
+            assertThatNoException().as("SQL Server %s", name).isThrownBy(() -> CCJSqlParserUtil.parse(parsed));
+        });
+    }
+
+    @Test
+    void everyPostgresStatementParses() {
+        statements(POSTGRES).forEach((name, statement) -> assertThatNoException().as("PostgreSQL %s", name)
+                .isThrownBy(() -> CCJSqlParserUtil.parse(statement)));
+    }
+
+    @Test
+    void theParserWouldRejectABrokenStatement() {
+        // Proves the two tests above can fail: a statement with a dropped parenthesis does not parse.
+        String broken = withoutLockHints(SQL_SERVER.claim(false)).replace("TOP (?)", "TOP (?");
+
+        assertThat(catchThrowable(() -> CCJSqlParserUtil.parse(broken))).isNotNull();
+    }
+
+    // --- choosing the dialect ------------------------------------------------------------------------------------
+
+    @Test
+    void theDialectIsChosenFromTheDatabaseProductName() throws Exception {
+        assertThat(OutboxDialect.of(fakeConnection("PostgreSQL", new ArrayList<>())))
+                .isInstanceOf(PostgresOutboxDialect.class);
+        assertThat(OutboxDialect.of(fakeConnection("Microsoft SQL Server", new ArrayList<>())))
+                .isInstanceOf(SqlServerOutboxDialect.class);
+        assertThatIllegalStateException().isThrownBy(() -> OutboxDialect.of(fakeConnection("H2", new ArrayList<>())))
+                .withMessageContaining("H2");
+    }
+
+    // --- helpers -------------------------------------------------------------------------------------------------
+
+    private static Map<String, String> statements(OutboxDialect dialect) {
+        Map<String, String> statements = new LinkedHashMap<>();
+        statements.put("insert", dialect.insert());
+        statements.put("claim", dialect.claim(false));
+        statements.put("claim (ordered)", dialect.claim(true));
+        statements.put("markPublished", dialect.markPublished());
+        statements.put("release", dialect.release());
+        statements.put("recordFailure", dialect.recordFailure());
+        statements.put("unpark", dialect.unpark());
+        statements.put("deletePublished", dialect.deletePublished());
+        statements.put("stats", dialect.stats());
+        return statements;
+    }
+
+    private static String withoutLockHints(String claim) {
+        assertThat(occurrences(claim, LOCK_HINTS)).isEqualTo(1);
+        return claim.replace(LOCK_HINTS, "");
+    }
+
+    /** The JDBC placeholders of a statement: question marks outside literals, quoted names and comments. */
+    static int placeholders(String sql) {
+        int count = 0;
+        for (int i = 0; i < sql.length(); i++) {
+            char c = sql.charAt(i);
+            if (c == '\'' || c == '"' || c == '[') {
+                char close = c == '[' ? ']' : c;
+                i = sql.indexOf(close, i + 1);
+                assertThat(i).as("unclosed %s in %s", c, sql).isNotNegative();
+            } else if (sql.startsWith("--", i)) {
+                int end = sql.indexOf('\n', i);
+                i = end < 0 ? sql.length() : end;
+            } else if (sql.startsWith("/*", i)) {
+                i = sql.indexOf("*/", i) + 1;
+            } else if (c == '?') {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /** The 1-based position of the placeholder that directly follows the only match of {@code before}. */
+    private static int placeholderAt(String sql, String before) {
+        Matcher matcher = Pattern.compile(before + "\\?").matcher(sql);
+        assertThat(matcher.find()).as("'%s?' in %s", before, sql).isTrue();
+        int end = matcher.end();
+        assertThat(matcher.find()).as("a second '%s?' in %s", before, sql).isFalse();
+        return placeholders(sql.substring(0, end));
+    }
+
+    private static int occurrences(String text, String part) {
+        return text.split(Pattern.quote(part), -1).length - 1;
+    }
+
+    /** The column names after {@code keyword}, without {@code prefix} and casts, in the order they come. */
+    private static List<String> returnedColumns(String sql, String keyword, String prefix) {
+        String list = sql.substring(sql.indexOf(keyword) + keyword.length()).replace(";", "");
+        return Stream.of(list.split(","))
+                .map(String::strip)
+                .map(column -> column.startsWith(prefix) ? column.substring(prefix.length()) : column)
+                .map(column -> column.replaceAll("::\\w+$", ""))
+                .toList();
+    }
+
+    /** A connection that only names its database and makes arrays, recording (type, elements) of each. */
+    private static Connection fakeConnection(String productName, List<Object[]> arraysMade) {
+        DatabaseMetaData metaData = (DatabaseMetaData) Proxy.newProxyInstance(getLoader(),
+                new Class<?>[] {DatabaseMetaData.class}, (proxy, method, args) -> switch (method.getName()) {
+                    case "getDatabaseProductName" -> productName;
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
+        return (Connection) Proxy.newProxyInstance(getLoader(), new Class<?>[] {Connection.class},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "getMetaData" -> metaData;
+                    case "createArrayOf" -> {
+                        arraysMade.add(args);
+                        yield Proxy.newProxyInstance(getLoader(), new Class<?>[] {Array.class}, (p, m, a) -> {
+                            throw new UnsupportedOperationException(m.getName());
+                        });
+                    }
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
+    }
+
+    private static ClassLoader getLoader() {
+        return OutboxDialectTest.class.getClassLoader();
+    }
+}

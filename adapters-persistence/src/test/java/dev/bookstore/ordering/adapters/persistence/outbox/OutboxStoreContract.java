@@ -1,0 +1,517 @@
+package dev.bookstore.ordering.adapters.persistence.outbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.bookstore.ordering.adapters.persistence.inbox.JdbcInboxStore;
+import dev.bookstore.ordering.application.outbox.DeliveryFailure;
+import dev.bookstore.ordering.application.outbox.OutboxMessage;
+import dev.bookstore.ordering.application.outbox.OutboxStats;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoField;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The {@link JdbcOutboxStore} and {@link JdbcInboxStore} contract, run against every database dialect by one
+ * subclass per database. A subclass provides a migrated, otherwise empty schema; every test starts from empty
+ * tables. The outbox contract is the javadoc of the {@code OutboxStore} port.
+ *
+ * <p>Ordered mode, as these tests pin it down: only the oldest <em>unpublished</em> message of an aggregate can
+ * be claimed, and only while nobody holds its lease. A parked message is unpublished, so it keeps holding the
+ * line: the later messages of its aggregate wait until an operator unparks it (and it is published) — per
+ * aggregate order is never given up silently. Without ordered mode a parked message holds back nothing.
+ */
+abstract class OutboxStoreContract {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final Duration LEASE = Duration.ofMinutes(5);
+    private static final String TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+
+    private JdbcTemplate jdbc;
+    private TransactionTemplate transaction;
+    private JdbcOutboxStore store;
+    private JdbcInboxStore inbox;
+    /** Occurrence times count up from here, so the rows of a test have a known order. */
+    private Instant clock;
+
+    /** A data source on a database migrated by this dialect's Flyway scripts, pooled for the concurrent test. */
+    protected abstract DataSource dataSource();
+
+    /** What {@link JdbcOutboxStore#dialectName()} must report for this database. */
+    protected abstract String expectedDialectName();
+
+    /** A small connection pool, big enough for the concurrent claimers. */
+    protected static HikariDataSource pool(String url, String username, String password) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(url);
+        config.setUsername(username);
+        config.setPassword(password);
+        config.setMaximumPoolSize(8);
+        config.setPoolName("outbox-contract");
+        return new HikariDataSource(config);
+    }
+
+    @BeforeEach
+    void startFromEmptyTables() {
+        jdbc = new JdbcTemplate(dataSource());
+        jdbc.update("DELETE FROM outbox_message");
+        jdbc.update("DELETE FROM inbox_message");
+        transaction = new TransactionTemplate(new DataSourceTransactionManager(dataSource()));
+        store = new JdbcOutboxStore(dataSource(), JSON);
+        inbox = new JdbcInboxStore(dataSource());
+        clock = Instant.now().minus(Duration.ofHours(1)).truncatedTo(ChronoUnit.SECONDS);
+    }
+
+    // --- appending and claiming --------------------------------------------------------------------------------
+
+    @Test
+    void theStoreChoosesItsDialectFromTheConnection() {
+        assertThat(store.dialectName()).isEqualTo(expectedDialectName());
+    }
+
+    @Test
+    void appendThenClaimReturnsEveryFieldIntact() {
+        // Keys out of order, odd spacing, a nested object, an array, escapes and non-ASCII text: a jsonb
+        // column may re-format all of that, but must not change what the document says.
+        String payload = """
+                { "orderId" : "0197a4f0-0000-7000-8000-000000000001",
+                  "total": {"currency":"EUR", "amount": 12.50},
+                  "lines": [ {"bookId": "978-3-16-148410-0", "quantity": 2} ],
+                  "note": "Grüße, \\"quoted\\" \\u00e9" }""";
+        Map<String, String> headers = Map.of("traceparent", TRACEPARENT, "tracestate", "congo=t61rcWkgMzE",
+                "x-origin", "bücher");
+        Instant occurredAt = clock.with(ChronoField.MICRO_OF_SECOND, 123_456);
+        OutboxMessage appended = new OutboxMessage(UUID.randomUUID(), "order", "order-42",
+                "bookstore.order-placed.v1", "bookstore.ordering", "order.placed", payload, headers, occurredAt, 0);
+
+        store.append(appended);
+        List<OutboxMessage> claimed = store.claim("relay-a", 10, LEASE, false);
+
+        assertThat(claimed).hasSize(1);
+        OutboxMessage message = claimed.get(0);
+        assertThat(message.id()).isEqualTo(appended.id());
+        assertThat(message.aggregateType()).isEqualTo("order");
+        assertThat(message.aggregateId()).isEqualTo("order-42");
+        assertThat(message.type()).isEqualTo("bookstore.order-placed.v1");
+        assertThat(message.exchange()).isEqualTo("bookstore.ordering");
+        assertThat(message.routingKey()).isEqualTo("order.placed");
+        assertThat(JSON.readTree(message.payload())).isEqualTo(JSON.readTree(payload));
+        assertThat(message.headers()).isEqualTo(headers).containsEntry("traceparent", TRACEPARENT);
+        assertThat(message.occurredAt()).isEqualTo(occurredAt);
+        assertThat(message.attempts()).isZero();
+    }
+
+    @Test
+    void appendJoinsTheCallersTransactionSoARollbackLeavesNoMessage() {
+        transaction.executeWithoutResult(status -> {
+            store.append(message("order-1"));
+            status.setRollbackOnly();
+        });
+
+        assertThat(store.claim("relay-a", 10, LEASE, false)).isEmpty();
+        assertThat(store.stats().pending()).isZero();
+    }
+
+    @Test
+    void claimsByTwoOwnersNeverOverlapAndAThirdFindsNothing() {
+        List<UUID> oldestFirst = appendMessages(6);
+
+        List<UUID> first = ids(store.claim("relay-a", 4, LEASE, false));
+        List<UUID> second = ids(store.claim("relay-b", 4, LEASE, false));
+        List<OutboxMessage> third = store.claim("relay-c", 4, LEASE, false);
+
+        assertThat(first).as("the oldest four, oldest first").containsExactlyElementsOf(oldestFirst.subList(0, 4));
+        assertThat(second).as("what was left").containsExactlyElementsOf(oldestFirst.subList(4, 6));
+        assertThat(third).isEmpty();
+    }
+
+    @Test
+    void concurrentClaimersTogetherTakeEveryRowExactlyOnce() throws Exception {
+        int rows = 400;
+        int claimers = 4;
+        int batchSize = 10;
+        Set<UUID> appended = new HashSet<>(appendMessages(rows));
+        ConcurrentLinkedQueue<UUID> taken = new ConcurrentLinkedQueue<>();
+        ConcurrentLinkedQueue<Integer> batchSizes = new ConcurrentLinkedQueue<>();
+        CyclicBarrier start = new CyclicBarrier(claimers);
+        ExecutorService pool = Executors.newFixedThreadPool(claimers);
+        try {
+            List<Future<Integer>> published = new ArrayList<>();
+            for (int i = 0; i < claimers; i++) {
+                String owner = "relay-" + i;
+                published.add(pool.submit(() -> {
+                    start.await(10, TimeUnit.SECONDS);
+                    int marked = 0;
+                    while (true) {
+                        List<OutboxMessage> batch = store.claim(owner, batchSize, LEASE, false);
+                        if (batch.isEmpty()) {
+                            return marked;
+                        }
+                        batchSizes.add(batch.size());
+                        taken.addAll(ids(batch));
+                        marked += store.markPublished(owner, ids(batch));
+                    }
+                }));
+            }
+            int markedByAll = 0;
+            for (Future<Integer> claimer : published) {
+                markedByAll += claimer.get(2, TimeUnit.MINUTES);
+            }
+
+            assertThat(batchSizes).allSatisfy(size -> assertThat(size).isBetween(1, batchSize));
+            assertThat(taken).hasSize(rows).doesNotHaveDuplicates();
+            assertThat(new HashSet<>(taken)).isEqualTo(appended);
+            assertThat(markedByAll).isEqualTo(rows);
+            assertThat(store.stats()).isEqualTo(new OutboxStats(0, 0, rows, Duration.ZERO));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void anExpiredLeaseIsTakenOverByAnotherOwnerWithTheSameId() {
+        UUID id = appendMessages(1).get(0);
+        assertThat(ids(store.claim("relay-a", 10, Duration.ofSeconds(1), false))).containsExactly(id);
+        assertThat(store.claim("relay-b", 10, LEASE, false)).as("while relay-a's lease runs").isEmpty();
+
+        List<OutboxMessage> takenOver = await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50))
+                .until(() -> store.claim("relay-b", 10, LEASE, false), claimed -> !claimed.isEmpty());
+
+        assertThat(ids(takenOver)).containsExactly(id);
+        assertThat(takenOver.get(0).attempts()).as("an expired lease is no failed attempt").isZero();
+        assertThat(store.markPublished("relay-a", List.of(id))).as("relay-a lost its lease").isZero();
+        assertThat(store.markPublished("relay-b", List.of(id))).isEqualTo(1);
+    }
+
+    @Test
+    void markPublishedOnlyWorksForTheLeaseOwner() {
+        List<UUID> ids = appendMessages(2);
+        UUID leased = ids.get(0);
+        UUID neverClaimed = ids.get(1);
+        store.claim("relay-a", 1, LEASE, false);
+
+        assertThat(store.markPublished("relay-b", List.of(leased))).isZero();
+        assertThat(store.markPublished("relay-a", List.of(neverClaimed))).as("not leased by anyone").isZero();
+        assertThat(row(leased).status()).isEqualTo("PENDING");
+
+        assertThat(store.markPublished("relay-a", List.of(leased))).isEqualTo(1);
+        Row published = row(leased);
+        assertThat(published.status()).isEqualTo("PUBLISHED");
+        assertThat(published.publishedAt()).isNotNull();
+        assertThat(published.claimedBy()).isNull();
+        assertThat(store.markPublished("relay-a", List.of(leased))).as("the lease ended with it").isZero();
+        assertThat(store.stats()).extracting(OutboxStats::pending, OutboxStats::published).containsExactly(1L, 1L);
+    }
+
+    @Test
+    void recordFailuresCountsTheAttemptKeepsTheErrorAndHidesTheMessageUntilItsNextAttempt() {
+        UUID id = appendMessages(1).get(0);
+        store.claim("relay-a", 10, LEASE, false);
+        // Longer than the column: DeliveryFailure cuts it to the 2,000 characters the column holds.
+        String error = "nack from broker: queue 'orders' is full; " + "x".repeat(2500);
+        Instant nextAttemptAt = Instant.now().plusSeconds(3).with(ChronoField.MICRO_OF_SECOND, 654_321);
+
+        assertThat(store.recordFailures("relay-b", List.of(DeliveryFailure.retryAt(id, "not mine", nextAttemptAt))))
+                .as("relay-b holds no lease").isZero();
+        assertThat(store.recordFailures("relay-a", List.of(DeliveryFailure.retryAt(id, error, nextAttemptAt))))
+                .isEqualTo(1);
+
+        Row failed = row(id);
+        assertThat(failed.attempts()).isEqualTo(1);
+        assertThat(failed.lastError()).hasSize(DeliveryFailure.MAX_ERROR_LENGTH).startsWith("nack from broker");
+        assertThat(failed.nextAttemptAt()).isEqualTo(nextAttemptAt);
+        assertThat(failed.status()).isEqualTo("PENDING");
+        assertThat(failed.claimedBy()).as("the lease is freed").isNull();
+        assertThat(store.claim("relay-b", 10, LEASE, false)).as("not due yet").isEmpty();
+
+        List<OutboxMessage> retried = await().atLeast(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(15))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> store.claim("relay-b", 10, LEASE, false), claimed -> !claimed.isEmpty());
+        assertThat(ids(retried)).containsExactly(id);
+        assertThat(retried.get(0).attempts()).isEqualTo(1);
+    }
+
+    @Test
+    void aParkedMessageIsNeverClaimedAndCountsAsParked() {
+        List<UUID> ids = appendMessages(2);
+        UUID parked = ids.get(0);
+        store.claim("relay-a", 1, LEASE, false);
+
+        assertThat(store.recordFailures("relay-a", List.of(DeliveryFailure.park(parked, "returned: no route"))))
+                .isEqualTo(1);
+
+        Row row = row(parked);
+        assertThat(row.status()).isEqualTo("PARKED");
+        assertThat(row.attempts()).isEqualTo(1);
+        assertThat(row.lastError()).isEqualTo("returned: no route");
+        assertThat(row.nextAttemptAt()).as("long due: only the status keeps it back").isBefore(Instant.now());
+        assertThat(ids(store.claim("relay-b", 10, LEASE, false))).containsExactly(ids.get(1));
+        assertThat(store.claim("relay-c", 10, LEASE, false)).isEmpty();
+        assertThat(store.stats()).extracting(OutboxStats::pending, OutboxStats::parked).containsExactly(1L, 1L);
+    }
+
+    @Test
+    void unparkMakesAParkedMessageClaimableWithAFreshAttemptCount() {
+        List<UUID> ids = appendMessages(2);
+        UUID parked = ids.get(0);
+        UUID pending = ids.get(1);
+        store.claim("relay-a", 1, LEASE, false);
+        store.recordFailures("relay-a", List.of(DeliveryFailure.park(parked, "nacked")));
+
+        assertThat(store.unpark(List.of(parked, pending))).as("only parked messages are unparked").isEqualTo(1);
+
+        List<OutboxMessage> claimed = store.claim("relay-b", 10, LEASE, false);
+        assertThat(ids(claimed)).containsExactly(parked, pending);
+        assertThat(claimed).extracting(OutboxMessage::attempts).containsExactly(0, 0);
+        assertThat(store.stats().parked()).isZero();
+    }
+
+    @Test
+    void releaseFreesTheLeaseWithoutCountingAnAttempt() {
+        List<UUID> ids = appendMessages(3);
+        store.claim("relay-a", 10, LEASE, false);
+
+        assertThat(store.release("relay-b", ids)).as("relay-b holds no lease").isZero();
+        assertThat(store.release("relay-a", ids)).isEqualTo(3);
+
+        List<OutboxMessage> claimedAgain = store.claim("relay-b", 10, LEASE, false);
+        assertThat(ids(claimedAgain)).containsExactlyElementsOf(ids);
+        assertThat(claimedAgain).extracting(OutboxMessage::attempts).containsOnly(0);
+        assertThat(row(ids.get(0)).lastError()).isNull();
+    }
+
+    // --- ordered mode --------------------------------------------------------------------------------------------
+
+    @Test
+    void orderedClaimsTakeOnlyTheOldestUnpublishedMessageOfEachAggregate() {
+        UUID x1 = append(message("order-x"));
+        UUID y1 = append(message("order-y"));
+        UUID x2 = append(message("order-x"));
+
+        assertThat(ids(store.claim("relay-a", 10, LEASE, true))).containsExactly(x1, y1);
+        assertThat(store.claim("relay-b", 10, LEASE, true)).as("x1 and y1 are in flight").isEmpty();
+
+        store.markPublished("relay-a", List.of(x1));
+
+        assertThat(ids(store.claim("relay-b", 10, LEASE, true))).containsExactly(x2);
+        assertThat(store.claim("relay-c", 10, LEASE, true)).isEmpty();
+    }
+
+    @Test
+    void inOrderedModeAParkedMessageHoldsBackTheLaterMessagesOfItsAggregate() {
+        UUID x1 = append(message("order-x"));
+        UUID x2 = append(message("order-x"));
+        UUID y1 = append(message("order-y"));
+        store.claim("relay-a", 1, LEASE, true);
+        store.recordFailures("relay-a", List.of(DeliveryFailure.park(x1, "returned: no route")));
+
+        assertThat(ids(store.claim("relay-b", 10, LEASE, true))).as("x2 waits behind the parked x1")
+                .containsExactly(y1);
+        assertThat(store.claim("relay-b", 10, LEASE, true)).isEmpty();
+
+        store.unpark(List.of(x1));
+
+        assertThat(ids(store.claim("relay-c", 10, LEASE, true))).containsExactly(x1);
+        store.markPublished("relay-c", List.of(x1));
+        assertThat(ids(store.claim("relay-c", 10, LEASE, true))).containsExactly(x2);
+    }
+
+    @Test
+    void withoutOrderedModeAParkedMessageHoldsBackNothing() {
+        UUID x1 = append(message("order-x"));
+        UUID x2 = append(message("order-x"));
+        store.claim("relay-a", 1, LEASE, false);
+        store.recordFailures("relay-a", List.of(DeliveryFailure.park(x1, "returned: no route")));
+
+        assertThat(ids(store.claim("relay-b", 10, LEASE, false))).containsExactly(x2);
+    }
+
+    // --- bulk outcomes and housekeeping --------------------------------------------------------------------------
+
+    @Test
+    void markPublishedAndReleaseTakeThreeThousandIdsInOneCall() {
+        // More ids than SQL Server accepts parameters (2,100) in one statement.
+        int count = 3_000;
+        List<UUID> ids = transaction.execute(status -> appendMessages(count));
+
+        assertThat(store.claim("relay-a", count, LEASE, false)).hasSize(count);
+        assertThat(store.release("relay-a", ids)).isEqualTo(count);
+        assertThat(store.claim("relay-b", count, LEASE, false)).hasSize(count);
+        assertThat(store.markPublished("relay-b", ids)).isEqualTo(count);
+
+        assertThat(store.stats()).extracting(OutboxStats::pending, OutboxStats::published)
+                .containsExactly(0L, (long) count);
+    }
+
+    @Test
+    void deletePublishedBeforeDeletesOnlyPublishedMessagesOlderThanTheCutoffAtMostLimitPerCall() {
+        List<UUID> old = appendMessages(5);
+        store.claim("relay-a", 5, LEASE, false);
+        store.markPublished("relay-a", old);
+        jdbc.update("UPDATE outbox_message SET published_at = ? WHERE published_at IS NOT NULL",
+                OffsetDateTime.now(ZoneOffset.UTC).minusDays(2));
+        List<UUID> recent = appendMessages(2);
+        store.claim("relay-a", 2, LEASE, false);
+        store.markPublished("relay-a", recent);
+        UUID parked = appendMessages(1).get(0);
+        store.claim("relay-a", 1, LEASE, false);
+        store.recordFailures("relay-a", List.of(DeliveryFailure.park(parked, "nacked")));
+        UUID pending = appendMessages(1).get(0);
+        Instant cutoff = Instant.now().minus(Duration.ofDays(1));
+
+        assertThat(store.deletePublishedBefore(cutoff, 2)).isEqualTo(2);
+        assertThat(store.deletePublishedBefore(cutoff, 2)).isEqualTo(2);
+        assertThat(store.deletePublishedBefore(cutoff, 2)).isEqualTo(1);
+        assertThat(store.deletePublishedBefore(cutoff, 2)).isZero();
+
+        assertThat(remainingIds()).containsExactlyInAnyOrder(recent.get(0), recent.get(1), parked, pending);
+    }
+
+    @Test
+    void statsCountPendingParkedAndPublishedMessagesAndTheAgeOfTheOldestPending() {
+        assertThat(store.stats()).isEqualTo(new OutboxStats(0, 0, 0, Duration.ZERO));
+        // The oldest message occurred an hour ago (see the clock), the youngest a few seconds after it.
+        List<UUID> ids = appendMessages(5);
+        store.claim("relay-a", 5, LEASE, false);
+        store.markPublished("relay-a", List.of(ids.get(0)));
+        store.recordFailures("relay-a", List.of(DeliveryFailure.park(ids.get(1), "nacked")));
+        store.release("relay-a", List.of(ids.get(2), ids.get(3)));
+        // ids.get(4) stays leased: leased messages are still pending.
+
+        OutboxStats stats = store.stats();
+
+        assertThat(stats.pending()).isEqualTo(3);
+        assertThat(stats.parked()).isEqualTo(1);
+        assertThat(stats.published()).isEqualTo(1);
+        assertThat(stats.oldestPendingAge()).as("ids.get(2) has waited about an hour")
+                .isBetween(Duration.ofMinutes(59), Duration.ofMinutes(70));
+    }
+
+    @Test
+    void theOldestPendingAgeIsZeroWhenNothingIsPending() {
+        List<UUID> ids = appendMessages(2);
+        store.claim("relay-a", 2, LEASE, false);
+        store.markPublished("relay-a", List.of(ids.get(0)));
+        store.recordFailures("relay-a", List.of(DeliveryFailure.park(ids.get(1), "nacked")));
+
+        assertThat(store.stats()).isEqualTo(new OutboxStats(0, 1, 1, Duration.ZERO));
+    }
+
+    // --- inbox ---------------------------------------------------------------------------------------------------
+
+    @Test
+    void theInboxRecordsAFirstDeliveryOnceAndRecognisesTheRedelivery() {
+        UUID messageId = UUID.randomUUID();
+
+        assertThat(inbox.recordFirstDelivery("stock-reservation", messageId)).isTrue();
+        assertThat(inbox.recordFirstDelivery("stock-reservation", messageId)).isFalse();
+        assertThat(inbox.recordFirstDelivery("stock-reservation", UUID.randomUUID())).isTrue();
+    }
+
+    @Test
+    void theSameMessageIsAFirstDeliveryForEveryConsumer() {
+        UUID messageId = UUID.randomUUID();
+
+        assertThat(inbox.recordFirstDelivery("stock-reservation", messageId)).isTrue();
+        assertThat(inbox.recordFirstDelivery("invoicing", messageId)).isTrue();
+        assertThat(inbox.recordFirstDelivery("invoicing", messageId)).isFalse();
+    }
+
+    @Test
+    void aRedeliveryInsideTheConsumersTransactionLeavesThatTransactionUsable() {
+        UUID redelivered = UUID.randomUUID();
+        UUID next = UUID.randomUUID();
+        inbox.recordFirstDelivery("invoicing", redelivered);
+
+        List<Boolean> firstDeliveries = transaction.execute(status -> List.of(
+                inbox.recordFirstDelivery("invoicing", redelivered),
+                inbox.recordFirstDelivery("invoicing", next)));
+
+        assertThat(firstDeliveries).containsExactly(false, true);
+        assertThat(inbox.recordFirstDelivery("invoicing", next)).as("committed with the transaction").isFalse();
+    }
+
+    @Test
+    void theInboxForgetsDeliveriesReceivedBeforeTheCutoffAtMostLimitPerCall() {
+        for (int i = 0; i < 3; i++) {
+            inbox.recordFirstDelivery("invoicing", UUID.randomUUID());
+        }
+
+        assertThat(inbox.deleteReceivedBefore(Instant.now().minus(Duration.ofHours(1)), 10)).isZero();
+        assertThat(inbox.deleteReceivedBefore(Instant.now().plus(Duration.ofHours(1)), 2)).isEqualTo(2);
+        assertThat(inbox.deleteReceivedBefore(Instant.now().plus(Duration.ofHours(1)), 2)).isEqualTo(1);
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM inbox_message", Integer.class)).isZero();
+    }
+
+    // --- helpers -------------------------------------------------------------------------------------------------
+
+    /** A message of the given aggregate, occurring one second after the previous one of this test. */
+    private OutboxMessage message(String aggregateId) {
+        clock = clock.plusSeconds(1);
+        return new OutboxMessage(UUID.randomUUID(), "order", aggregateId, "bookstore.order-placed.v1",
+                "bookstore.ordering", "order.placed", "{\"orderId\":\"" + aggregateId + "\"}",
+                Map.of("traceparent", TRACEPARENT), clock, 0);
+    }
+
+    private UUID append(OutboxMessage message) {
+        store.append(message);
+        return message.id();
+    }
+
+    /** Appends messages of distinct aggregates; returns their ids, oldest first. */
+    private List<UUID> appendMessages(int count) {
+        return IntStream.range(0, count).mapToObj(i -> append(message("order-" + UUID.randomUUID()))).toList();
+    }
+
+    private static List<UUID> ids(Collection<OutboxMessage> messages) {
+        return messages.stream().map(OutboxMessage::id).toList();
+    }
+
+    private List<UUID> remainingIds() {
+        return jdbc.query("SELECT id FROM outbox_message", (rs, n) -> UUID.fromString(rs.getString(1)));
+    }
+
+    /** The bookkeeping columns of one row, read without the store. */
+    private Row row(UUID id) {
+        // Compared as lower-case text: PostgreSQL and SQL Server bind and print uuids differently.
+        return jdbc.queryForObject("""
+                SELECT status, attempts, last_error, next_attempt_at, claimed_by, published_at FROM outbox_message
+                 WHERE LOWER(CAST(id AS varchar(36))) = ?""", (rs, n) -> new Row(
+                rs.getString(1), rs.getInt(2), rs.getString(3), instant(rs.getObject(4, OffsetDateTime.class)),
+                rs.getString(5), instant(rs.getObject(6, OffsetDateTime.class))), id.toString());
+    }
+
+    private static Instant instant(OffsetDateTime timestamp) {
+        return timestamp == null ? null : timestamp.toInstant();
+    }
+
+    private record Row(String status, int attempts, String lastError, Instant nextAttemptAt, String claimedBy,
+                       Instant publishedAt) {
+    }
+}

@@ -1,0 +1,46 @@
+package dev.bookstore.ordering.adapters.persistence.outbox;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/** The outbox and inbox contract on a real PostgreSQL, in a database of its own made for this class. */
+class PostgresOutboxStoreIT extends OutboxStoreContract {
+
+    private static TestPostgres.Database database;
+    private static HikariDataSource dataSource;
+
+    @BeforeAll
+    static void createDatabase() {
+        database = TestPostgres.newDatabase();
+        Flyway.configure()
+                .dataSource(database.url(), database.username(), database.password())
+                .locations("classpath:db/migration/postgresql")
+                .load()
+                .migrate();
+        dataSource = pool(database.url(), database.username(), database.password());
+    }
+
+    @AfterAll
+    static void dropDatabase() {
+        if (dataSource != null) {
+            dataSource.close();
+        }
+        if (database != null) {
+            TestPostgres.drop(database);
+        }
+    }
+
+    @Override
+    protected DataSource dataSource() {
+        return dataSource;
+    }
+
+    @Override
+    protected String expectedDialectName() {
+        return "postgresql";
+    }
+}
