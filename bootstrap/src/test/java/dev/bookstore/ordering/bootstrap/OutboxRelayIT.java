@@ -1,0 +1,222 @@
+package dev.bookstore.ordering.bootstrap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
+import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
+import dev.bookstore.ordering.testing.TcpProxy;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.amqp.core.AnonymousQueue;
+import org.springframework.amqp.core.BindingBuilder;
+import org.springframework.amqp.core.Message;
+import org.springframework.amqp.core.Queue;
+import org.springframework.amqp.core.TopicExchange;
+import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
+import org.springframework.amqp.rabbit.core.RabbitAdmin;
+import org.springframework.amqp.rabbit.core.RabbitTemplate;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+/**
+ * The relay end to end, against the real PostgreSQL and RabbitMQ: several instances on one database, a broker
+ * outage made with a TCP proxy (the machine's broker is never stopped), a poison message, a crashed relay.
+ */
+class OutboxRelayIT {
+
+    private final List<ServiceInstance> instances = new ArrayList<>();
+    private TestPostgres.Database database;
+    private JdbcTemplate jdbc;
+    private TestRabbit.Broker broker;
+    private CachingConnectionFactory consumerConnection;
+    private RabbitAdmin admin;
+    private String exchange;
+    private Queue queue;
+    private final Map<String, Message> received = new ConcurrentHashMap<>();
+    private final List<String> receivedIds = java.util.Collections.synchronizedList(new ArrayList<>());
+
+    @BeforeEach
+    void freshDatabaseExchangeAndQueue() {
+        database = TestPostgres.newDatabase();
+        jdbc = new JdbcTemplate(new DriverManagerDataSource(database.url(), database.username(),
+                database.password()));
+        broker = TestRabbit.broker();
+        consumerConnection = broker.connectionFactory();
+        admin = new RabbitAdmin(consumerConnection);
+        exchange = TestRabbit.uniqueExchange();
+        TopicExchange topic = new TopicExchange(exchange, true, false);
+        queue = new AnonymousQueue();
+        admin.declareExchange(topic);
+        admin.declareQueue(queue);
+        admin.declareBinding(BindingBuilder.bind(queue).to(topic).with("order.#"));
+    }
+
+    @AfterEach
+    void stopEverything() {
+        instances.forEach(ServiceInstance::close);
+        admin.deleteQueue(queue.getName());
+        admin.deleteExchange(exchange);
+        consumerConnection.destroy();
+        TestPostgres.drop(database);
+    }
+
+    private ServiceInstance start(int rabbitPort, Map<String, String> overrides) {
+        Map<String, String> properties = new java.util.HashMap<>(overrides);
+        properties.put("spring.rabbitmq.username", broker.username());
+        properties.put("spring.rabbitmq.password", broker.password());
+        ServiceInstance instance = ServiceInstance.start(database, broker.host(), rabbitPort, exchange, properties);
+        instances.add(instance);
+        return instance;
+    }
+
+    /** Moves whatever has arrived in the test queue into {@link #received}; returns how many are there. */
+    private int drainQueue() {
+        RabbitTemplate template = new RabbitTemplate(consumerConnection);
+        Message message;
+        while ((message = template.receive(queue.getName())) != null) {
+            String id = message.getMessageProperties().getMessageId();
+            receivedIds.add(id);
+            received.put(id, message);
+        }
+        return receivedIds.size();
+    }
+
+    private Set<String> outboxIds(String where) {
+        return Set.copyOf(jdbc.queryForList("SELECT id::text FROM outbox_message WHERE " + where, String.class));
+    }
+
+    private String placeOrder(ServiceInstance instance) {
+        HttpJson.Response response = instance.http.postJson("/orders",
+                HttpJson.orderJson(UUID.randomUUID().toString(), 1));
+        assertThat(response.status()).isEqualTo(201);
+        return response.json().get("id").asString();
+    }
+
+    @Test
+    void twoInstancesOnOneDatabasePublishEveryOrderExactlyOnce() throws Exception {
+        Map<String, String> smallBatches = Map.of("ordering.outbox.batch-size", "10");
+        ServiceInstance first = start(broker.port(), smallBatches);
+        ServiceInstance second = start(broker.port(), smallBatches);
+        int orders = 200;
+
+        ExecutorService clients = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<String>> placed = new ArrayList<>();
+            for (int i = 0; i < orders; i++) {
+                ServiceInstance target = i % 2 == 0 ? first : second;
+                placed.add(clients.submit(() -> placeOrder(target)));
+            }
+            for (Future<String> future : placed) {
+                future.get();
+            }
+        } finally {
+            clients.shutdown();
+        }
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> outboxIds("status = 'PUBLISHED'").size() == orders);
+        await().atMost(Duration.ofSeconds(10)).until(() -> drainQueue() >= orders);
+        drainQueue();
+
+        assertThat(receivedIds).hasSize(orders).doesNotHaveDuplicates();
+        assertThat(Set.copyOf(receivedIds)).isEqualTo(outboxIds("true"));
+        received.values().forEach(message -> assertThat(message.getMessageProperties().getCorrelationId())
+                .isEqualTo(jdbc.queryForObject("SELECT aggregate_id FROM outbox_message WHERE id = ?::uuid",
+                        String.class, message.getMessageProperties().getMessageId())));
+        assertThat(first.publishedByThisInstance() + second.publishedByThisInstance()).isEqualTo(orders);
+        System.out.printf("two instances: first published %d, second published %d%n",
+                first.publishedByThisInstance(), second.publishedByThisInstance());
+    }
+
+    @Test
+    void givenBrokerDown_placeOrder_returns201AndTheMessagesGoOutByThemselvesWhenItReturns() {
+        try (TcpProxy proxy = new TcpProxy(broker.host(), broker.port()).start()) {
+            ServiceInstance instance = start(proxy.port(), Map.of());
+            proxy.cut();
+
+            for (int i = 0; i < 5; i++) {
+                placeOrder(instance);
+            }
+            assertThat(instance.http.get("/outbox/stats").json().get("pending").asLong()).isEqualTo(5);
+            // The relay keeps trying during the outage without counting attempts against the messages.
+            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
+                    .until(() -> drainQueue() == 0 && outboxIds("status = 'PARKED'").isEmpty());
+
+            Instant restored = Instant.now();
+            proxy.restore();
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> drainQueue() == 5);
+            Duration lastArrivedAfter = Duration.between(restored, Instant.now());
+            System.out.printf("broker outage: last of 5 messages arrived %d ms after the proxy was restored%n",
+                    lastArrivedAfter.toMillis());
+            assertThat(Set.copyOf(receivedIds)).isEqualTo(outboxIds("true"));
+            assertThat(jdbc.queryForObject("SELECT max(attempts) FROM outbox_message", Integer.class)).isZero();
+            await().atMost(Duration.ofSeconds(5)).until(() ->
+                    instance.http.get("/outbox/stats").json().get("pending").asLong() == 0);
+        }
+    }
+
+    @Test
+    void aPoisonMessageIsRetriedWithBackoffThenParkedWhileTheMessagesBehindItGoOut() {
+        ServiceInstance instance = start(broker.port(), Map.of(
+                "ordering.outbox.max-attempts", "3",
+                "ordering.outbox.backoff-initial", "200ms",
+                "ordering.outbox.backoff-max", "400ms"));
+        UUID poison = UUID.randomUUID();
+        jdbc.update("""
+                INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload,
+                                            occurred_at)
+                VALUES (?::uuid, 'order', ?, 'bookstore.order-placed.v1', ?, 'order.placed', '{}'::jsonb,
+                        now() - interval '1 minute')""",
+                poison.toString(), UUID.randomUUID().toString(), "missing-exchange-" + UUID.randomUUID());
+
+        List<String> healthy = List.of(placeOrder(instance), placeOrder(instance), placeOrder(instance));
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> drainQueue() == healthy.size());
+        await().atMost(Duration.ofSeconds(20)).until(() ->
+                "PARKED".equals(jdbc.queryForObject("SELECT status FROM outbox_message WHERE id = ?::uuid",
+                        String.class, poison.toString())));
+        Map<String, Object> parked = jdbc.queryForMap(
+                "SELECT attempts, last_error FROM outbox_message WHERE id = ?::uuid", poison.toString());
+        assertThat(parked.get("attempts")).isEqualTo(3);
+        assertThat((String) parked.get("last_error")).isNotBlank();
+        assertThat(receivedIds).doesNotContain(poison.toString());
+        assertThat(instance.http.get("/outbox/stats").json().get("parked").asLong()).isEqualTo(1);
+        assertThat(outboxIds("status = 'PUBLISHED'")).hasSize(3);
+    }
+
+    @Test
+    void messagesLeasedByACrashedRelayArePublishedByAnotherAfterTheLeaseExpires() {
+        start(broker.port(), Map.of());
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            UUID id = UUID.randomUUID();
+            ids.add(id.toString());
+            // As a relay leaves them when it dies between claim and outcome: leased, unpublished.
+            jdbc.update("""
+                    INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key,
+                                                payload, occurred_at, claimed_by, claimed_until)
+                    VALUES (?::uuid, 'order', ?, 'bookstore.order-placed.v1', ?, 'order.placed',
+                            '{"orderId":"x"}'::jsonb, now(), 'crashed-relay', now() + interval '5 seconds')""",
+                    id.toString(), UUID.randomUUID().toString(), exchange);
+        }
+
+
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> drainQueue() == 0);
+        await().atMost(Duration.ofSeconds(20)).until(() -> drainQueue() == 3);
+        assertThat(receivedIds).containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(outboxIds("status = 'PUBLISHED'")).containsExactlyInAnyOrderElementsOf(ids);
+    }
+}

@@ -1,0 +1,56 @@
+package dev.bookstore.ordering.bootstrap;
+
+import dev.bookstore.ordering.OrderingApplication;
+import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
+import dev.bookstore.ordering.bootstrap.relay.OutboxRelayWorkers;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/** One running instance of the service, as a separate application context on a random port. */
+final class ServiceInstance implements AutoCloseable {
+
+    private final ConfigurableApplicationContext context;
+    final HttpJson http;
+
+    private ServiceInstance(ConfigurableApplicationContext context) {
+        this.context = context;
+        this.http = new HttpJson(((WebServerApplicationContext) context).getWebServer().getPort());
+    }
+
+    static ServiceInstance start(TestPostgres.Database database, String rabbitHost, int rabbitPort,
+                                 String exchange, Map<String, String> overrides) {
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("server.port", "0");
+        properties.put("spring.datasource.url", database.url());
+        properties.put("spring.datasource.username", database.username());
+        properties.put("spring.datasource.password", database.password());
+        properties.put("spring.rabbitmq.host", rabbitHost);
+        properties.put("spring.rabbitmq.port", String.valueOf(rabbitPort));
+        properties.put("spring.rabbitmq.connection-timeout", "2s");
+        properties.put("ordering.outbox.exchange", exchange);
+        properties.putAll(overrides);
+        // As command-line arguments: they outrank application.yml, as a deployment's settings would.
+        String[] args = properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
+                .toArray(String[]::new);
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(OrderingApplication.class)
+                .profiles("postgres")
+                .run(args);
+        return new ServiceInstance(context);
+    }
+
+    <T> T bean(Class<T> type) {
+        return context.getBean(type);
+    }
+
+    long publishedByThisInstance() {
+        return bean(OutboxRelayWorkers.class).publishedSinceStart();
+    }
+
+    @Override
+    public void close() {
+        context.close();
+    }
+}
