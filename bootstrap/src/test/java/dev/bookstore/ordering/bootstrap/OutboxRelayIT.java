@@ -219,4 +219,29 @@ class OutboxRelayIT {
         assertThat(receivedIds).containsExactlyInAnyOrderElementsOf(ids);
         assertThat(outboxIds("status = 'PUBLISHED'")).containsExactlyInAnyOrderElementsOf(ids);
     }
+
+    @Test
+    void aCommitWakesTheLocalRelayAtOnceWithoutWaitingForAPoll() {
+        // A poll interval of an hour: only the after-commit signal can explain a prompt publication.
+        ServiceInstance instance = start(broker.port(), Map.of("ordering.outbox.poll-interval", "1h"));
+
+        String orderId = placeOrder(instance);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> drainQueue() == 1);
+        assertThat(received.values().iterator().next().getMessageProperties().getCorrelationId()).isEqualTo(orderId);
+    }
+
+    @Test
+    void aCommitOnOneInstanceWakesTheRelayOfAnotherThroughPostgresNotify() {
+        ServiceInstance apiOnly = start(broker.port(), Map.of("ordering.outbox.enabled", "false"));
+        start(broker.port(), Map.of("ordering.outbox.poll-interval", "1h"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> jdbc.queryForObject(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = ? AND query LIKE 'LISTEN %'", Integer.class,
+                database.name()) == 1);
+
+        String orderId = placeOrder(apiOnly);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> drainQueue() == 1);
+        assertThat(received.values().iterator().next().getMessageProperties().getCorrelationId()).isEqualTo(orderId);
+    }
 }

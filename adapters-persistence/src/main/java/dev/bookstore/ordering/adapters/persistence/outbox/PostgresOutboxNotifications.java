@@ -25,10 +25,16 @@ public final class PostgresOutboxNotifications implements AutoCloseable {
     /**
      * Blocks up to {@code timeout} for a notification.
      *
-     * @return true if at least one arrived (all pending ones are consumed), false on timeout
+     * @return true if at least one arrived (all pending ones are consumed), or if this call had to start
+     *         listening first: whatever was committed before the {@code LISTEN} was not announced to it, so the
+     *         caller should look; false on timeout
      * @throws SQLException when the connection failed; the next call opens a new one
      */
     public boolean await(Duration timeout) throws SQLException {
+        if (connection == null) {
+            listeningConnection();
+            return true;
+        }
         try {
             PGNotification[] notifications = listeningConnection().unwrap(PGConnection.class)
                     .getNotifications(Math.toIntExact(Math.max(1, timeout.toMillis())));
