@@ -90,6 +90,8 @@ public final class RabbitMessagePublisher implements MessagePublisher {
     private final RabbitTemplate template;
     /** Exchanges a passive declare found; forgotten whenever the broker closes a channel over a missing one. */
     private final Set<String> knownExchanges = ConcurrentHashMap.newKeySet();
+    /** Missing exchanges already logged, so that an operator sees one warning, not one per batch. */
+    private final Set<String> reportedMissing = ConcurrentHashMap.newKeySet();
 
     /**
      * @param connectionFactory a factory with {@code CORRELATED} publisher confirms and publisher returns
@@ -195,10 +197,13 @@ public final class RabbitMessagePublisher implements MessagePublisher {
             try {
                 template.execute(channel -> channel.exchangeDeclarePassive(exchange));
                 knownExchanges.add(exchange);
+                reportedMissing.remove(exchange);
             } catch (AmqpException e) {
                 ShutdownSignalException close = channelClose(e);
                 if (close != null && replyCode(close) == AMQP.NOT_FOUND) {
-                    LOG.warn("Exchange '{}' does not exist; its messages are not published", exchange);
+                    if (reportedMissing.add(exchange)) { // once, not on every relay round
+                        LOG.warn("Exchange '{}' does not exist; its messages are not published", exchange);
+                    }
                     missing.put(exchange, "exchange '" + exchange + "' does not exist (404 NOT_FOUND), not published");
                 } else {
                     for (int i : indices) {
