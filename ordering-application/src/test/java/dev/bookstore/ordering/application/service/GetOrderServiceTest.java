@@ -1,0 +1,92 @@
+package dev.bookstore.ordering.application.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bookstore.ordering.application.port.in.GetOrderQuery;
+import dev.bookstore.ordering.application.port.in.OrderDetails;
+import dev.bookstore.ordering.application.port.in.PlaceOrderCommand;
+import dev.bookstore.ordering.application.port.in.PlaceOrderCommand.Item;
+import dev.bookstore.ordering.application.port.in.PlaceOrderUseCase;
+import dev.bookstore.ordering.application.testing.InMemoryOrderRepository;
+import dev.bookstore.ordering.application.testing.MutableClock;
+import dev.bookstore.ordering.application.testing.RecordingDomainEventPublisher;
+import dev.bookstore.ordering.domain.order.OrderId;
+import dev.bookstore.ordering.domain.shared.Money;
+import dev.bookstore.ordering.domain.shared.UuidV7;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class GetOrderServiceTest {
+
+    private final MutableClock clock = MutableClock.at("2025-03-14T09:00:00Z");
+    private final InMemoryOrderRepository orders = new InMemoryOrderRepository();
+    private final PlaceOrderUseCase placeOrder =
+            OrderingUseCases.placeOrder(orders, new RecordingDomainEventPublisher(), clock);
+    private final GetOrderQuery query = OrderingUseCases.getOrder(orders);
+
+    @Test
+    void findsAPlacedOrderById() {
+        OrderDetails placed = place("12.50");
+
+        assertThat(query.findOrder(new OrderId(placed.id()))).hasValueSatisfying(found -> {
+            assertThat(found.id()).isEqualTo(placed.id());
+            assertThat(found.total()).isEqualTo(Money.of("12.50", "EUR"));
+        });
+    }
+
+    @Test
+    void findsNothingForAnUnknownId() {
+        place("12.50");
+
+        assertThat(query.findOrder(new OrderId(UuidV7.at(clock.instant())))).isEmpty();
+    }
+
+    @Test
+    void recentOrdersAreNewestFirstAndLimited() {
+        List<UUID> placedInOrder = placeOneEverySecond(5);
+
+        List<OrderDetails> recent = query.recentOrders(3);
+
+        assertThat(recent).extracting(OrderDetails::id)
+                .containsExactly(placedInOrder.get(4), placedInOrder.get(3), placedInOrder.get(2));
+    }
+
+    @Test
+    void recentOrdersAreAtMostOneHundred() {
+        placeOneEverySecond(101);
+
+        assertThat(query.recentOrders(500)).hasSize(100);
+        assertThat(query.recentOrders(Integer.MAX_VALUE)).hasSize(100);
+    }
+
+    @Test
+    void askingForNoRecentOrdersStillReturnsTheNewest() {
+        List<UUID> placedInOrder = placeOneEverySecond(2);
+
+        assertThat(query.recentOrders(0)).extracting(OrderDetails::id).containsExactly(placedInOrder.get(1));
+        assertThat(query.recentOrders(-5)).extracting(OrderDetails::id).containsExactly(placedInOrder.get(1));
+    }
+
+    @Test
+    void noOrdersNoRecentOrders() {
+        assertThat(query.recentOrders(10)).isEmpty();
+    }
+
+    private List<UUID> placeOneEverySecond(int count) {
+        List<UUID> ids = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            ids.add(place("1.00").id());
+            clock.advance(Duration.ofSeconds(1));
+        }
+        return ids;
+    }
+
+    private OrderDetails place(String price) {
+        return placeOrder.placeOrder(PlaceOrderCommand.of(UUID.randomUUID(), "EUR",
+                List.of(new Item("b-1", 1, new BigDecimal(price)))));
+    }
+}

@@ -1,0 +1,290 @@
+package dev.bookstore.ordering.application.testing;
+
+import dev.bookstore.ordering.application.outbox.DeliveryFailure;
+import dev.bookstore.ordering.application.outbox.OutboxMessage;
+import dev.bookstore.ordering.application.outbox.OutboxStats;
+import dev.bookstore.ordering.application.port.out.OutboxStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+/**
+ * {@link OutboxStore} in memory: a model of the {@code outbox_message} table and of the lease rules its
+ * javadoc describes, with time taken from a {@link Clock} the test controls. Every method is atomic, as each is
+ * one statement in the real store. The rules, as the SQL dialects of the persistence adapter state them:
+ *
+ * <ul>
+ *   <li><b>Claim</b> leases pending (neither published nor parked), due ({@code nextAttemptAt} absent or not
+ *       after now) rows whose lease is free or expired ({@code claimedUntil} before now), oldest
+ *       {@code occurredAt} first (then by id), until {@code now + lease}.</li>
+ *   <li><b>Ordered claim</b> takes of each aggregate ({@code aggregateType}, {@code aggregateId}) only its oldest
+ *       unpublished row, and only while no row of that aggregate holds a live lease: one message in flight per
+ *       aggregate. An oldest row that is not due yet, or parked, holds back the rest of its aggregate; a parked
+ *       one until it is unparked and published.</li>
+ *   <li><b>Outcomes</b> ({@link #markPublished}, {@link #recordFailures}, {@link #release}) change only rows
+ *       still {@code claimed_by} the caller, as {@code WHERE id = ANY(?) AND claimed_by = ?} does: a relay
+ *       whose lease expired and was taken over is ignored; one whose lease expired without a takeover may still
+ *       record its outcome. Each frees the lease.</li>
+ *   <li><b>Parked</b> rows are never claimed until {@link #unpark} makes them pending and due with zero
+ *       attempts.</li>
+ * </ul>
+ *
+ * <p>Tests look at rows through {@link #row(UUID)} and {@link #rows()}.
+ */
+public final class InMemoryOutboxStore implements OutboxStore {
+
+    /** {@code ORDER BY occurred_at, id}; the text of a uuid sorts like the database compares its bytes. */
+    private static final Comparator<MutableRow> OLDEST_FIRST = Comparator
+            .comparing((MutableRow row) -> row.message.occurredAt())
+            .thenComparing(row -> row.message.id().toString());
+
+    private final Clock clock;
+    private final Map<UUID, MutableRow> rows = new LinkedHashMap<>();
+    private int claimCalls;
+
+    public InMemoryOutboxStore(Clock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /** Where a row is in its life. */
+    public enum Status { PENDING, PUBLISHED, PARKED }
+
+    /**
+     * A snapshot of one row.
+     *
+     * @param message the message as a claim would return it now (with the current attempt count)
+     * @param nextAttemptAt when the row is due again; null when due at once, and for parked rows
+     * @param claimedBy the lease owner, or null when the lease is free
+     */
+    public record Row(OutboxMessage message, Status status, int attempts, String lastError, Instant nextAttemptAt,
+                      Instant publishedAt, String claimedBy, Instant claimedUntil) {
+
+        public UUID id() {
+            return message.id();
+        }
+
+        /** Whether someone holds a lease on the row that has not expired at {@code now}. */
+        public boolean leasedAt(Instant now) {
+            return claimedBy != null && !claimedUntil.isBefore(now);
+        }
+    }
+
+    @Override
+    public synchronized void append(OutboxMessage message) {
+        Objects.requireNonNull(message, "message");
+        if (rows.containsKey(message.id())) {
+            throw new IllegalStateException("duplicate key: outbox message " + message.id() + " already exists");
+        }
+        rows.put(message.id(), new MutableRow(message));
+    }
+
+    @Override
+    public synchronized List<OutboxMessage> claim(String owner, int batchSize, Duration lease, boolean ordered) {
+        Objects.requireNonNull(owner, "owner");
+        Objects.requireNonNull(lease, "lease");
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("batchSize must be at least 1, got " + batchSize);
+        }
+        claimCalls++;
+        Instant now = clock.instant();
+        Stream<MutableRow> candidates = ordered ? headsOfFreeAggregates(now) : pending();
+        List<MutableRow> claimed = candidates
+                .filter(row -> row.isDue(now) && !row.isLeased(now))
+                .sorted(OLDEST_FIRST)
+                .limit(batchSize)
+                .toList();
+        Instant until = now.plus(lease);
+        List<OutboxMessage> messages = new ArrayList<>(claimed.size());
+        for (MutableRow row : claimed) {
+            row.claimedBy = owner;
+            row.claimedUntil = until;
+            messages.add(row.currentMessage());
+        }
+        return messages;
+    }
+
+    @Override
+    public synchronized int markPublished(String owner, Collection<UUID> ids) {
+        Instant now = clock.instant();
+        int changed = 0;
+        for (MutableRow row : ownedBy(owner, ids)) {
+            row.publishedAt = now;
+            row.freeLease();
+            changed++;
+        }
+        return changed;
+    }
+
+    @Override
+    public synchronized int recordFailures(String owner, List<DeliveryFailure> failures) {
+        int changed = 0;
+        for (DeliveryFailure failure : failures) {
+            for (MutableRow row : ownedBy(owner, List.of(failure.messageId()))) {
+                row.attempts++;
+                row.lastError = failure.error();
+                row.parked = failure.parks();
+                row.nextAttemptAt = failure.nextAttemptAt();
+                row.freeLease();
+                changed++;
+            }
+        }
+        return changed;
+    }
+
+    @Override
+    public synchronized int release(String owner, Collection<UUID> ids) {
+        int changed = 0;
+        for (MutableRow row : ownedBy(owner, ids)) {
+            row.freeLease();
+            changed++;
+        }
+        return changed;
+    }
+
+    @Override
+    public synchronized int unpark(Collection<UUID> ids) {
+        int changed = 0;
+        for (UUID id : ids) {
+            MutableRow row = rows.get(id);
+            if (row != null && row.parked && row.publishedAt == null) {
+                row.parked = false;
+                row.attempts = 0;
+                row.nextAttemptAt = null;
+                row.freeLease();
+                changed++;
+            }
+        }
+        return changed;
+    }
+
+    @Override
+    public synchronized int deletePublishedBefore(Instant cutoff, int limit) {
+        List<UUID> doomed = rows.values().stream()
+                .filter(row -> row.publishedAt != null && row.publishedAt.isBefore(cutoff))
+                .sorted(Comparator.comparing((MutableRow row) -> row.message.id().toString()))
+                .limit(Math.max(limit, 0))
+                .map(row -> row.message.id())
+                .toList();
+        doomed.forEach(rows::remove);
+        return doomed.size();
+    }
+
+    @Override
+    public synchronized OutboxStats stats() {
+        Instant now = clock.instant();
+        long pending = pending().count();
+        long parked = rows.values().stream().filter(row -> row.status() == Status.PARKED).count();
+        long published = rows.values().stream().filter(row -> row.status() == Status.PUBLISHED).count();
+        Duration oldestPendingAge = pending()
+                .map(row -> row.message.occurredAt())
+                .min(Comparator.naturalOrder())
+                .map(oldest -> Duration.between(oldest, now))
+                .filter(age -> !age.isNegative())
+                .orElse(Duration.ZERO);
+        return new OutboxStats(pending, parked, published, oldestPendingAge);
+    }
+
+    /** The row with this id. */
+    public synchronized Row row(UUID id) {
+        return find(id).orElseThrow(() -> new IllegalArgumentException("no outbox message " + id));
+    }
+
+    public synchronized Optional<Row> find(UUID id) {
+        return Optional.ofNullable(rows.get(id)).map(MutableRow::snapshot);
+    }
+
+    /** Every row, in the order appended. */
+    public synchronized List<Row> rows() {
+        return rows.values().stream().map(MutableRow::snapshot).toList();
+    }
+
+    /** How many times {@link #claim} was called, including calls that found nothing. */
+    public synchronized int claimCalls() {
+        return claimCalls;
+    }
+
+    private Stream<MutableRow> pending() {
+        return rows.values().stream().filter(row -> row.status() == Status.PENDING);
+    }
+
+    private Stream<MutableRow> headsOfFreeAggregates(Instant now) {
+        Map<List<String>, List<MutableRow>> byAggregate = new LinkedHashMap<>();
+        rows.values().stream().filter(row -> row.publishedAt == null).forEach(row -> byAggregate
+                .computeIfAbsent(List.of(row.message.aggregateType(), row.message.aggregateId()),
+                        key -> new ArrayList<>())
+                .add(row));
+        return byAggregate.values().stream()
+                .filter(aggregate -> aggregate.stream().noneMatch(row -> row.isLeased(now)))
+                .map(aggregate -> aggregate.stream().min(OLDEST_FIRST).orElseThrow())
+                .filter(head -> head.status() == Status.PENDING);
+    }
+
+    private List<MutableRow> ownedBy(String owner, Collection<UUID> ids) {
+        Objects.requireNonNull(owner, "owner");
+        return ids.stream()
+                .distinct()
+                .map(rows::get)
+                .filter(Objects::nonNull)
+                .filter(row -> owner.equals(row.claimedBy) && row.publishedAt == null)
+                .toList();
+    }
+
+    private static final class MutableRow {
+
+        final OutboxMessage message;
+        int attempts;
+        String lastError;
+        Instant nextAttemptAt;
+        Instant publishedAt;
+        boolean parked;
+        String claimedBy;
+        Instant claimedUntil;
+
+        MutableRow(OutboxMessage message) {
+            this.message = message;
+            this.attempts = message.attempts();
+        }
+
+        Status status() {
+            if (publishedAt != null) {
+                return Status.PUBLISHED;
+            }
+            return parked ? Status.PARKED : Status.PENDING;
+        }
+
+        boolean isDue(Instant now) {
+            return nextAttemptAt == null || !nextAttemptAt.isAfter(now);
+        }
+
+        /** A lease is live up to and including its {@code claimedUntil}, as {@code claimed_until < now()} says. */
+        boolean isLeased(Instant now) {
+            return claimedBy != null && !claimedUntil.isBefore(now);
+        }
+
+        void freeLease() {
+            claimedBy = null;
+            claimedUntil = null;
+        }
+
+        OutboxMessage currentMessage() {
+            return new OutboxMessage(message.id(), message.aggregateType(), message.aggregateId(), message.type(),
+                    message.exchange(), message.routingKey(), message.payload(), message.headers(),
+                    message.occurredAt(), attempts);
+        }
+
+        Row snapshot() {
+            return new Row(currentMessage(), status(), attempts, lastError, nextAttemptAt, publishedAt, claimedBy,
+                    claimedUntil);
+        }
+    }
+}
