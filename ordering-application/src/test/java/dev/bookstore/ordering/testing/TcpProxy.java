@@ -43,6 +43,7 @@ public final class TcpProxy implements AutoCloseable {
     private final Condition flowing = lock.newCondition();
 
     private volatile ServerSocket server;
+    private Thread acceptor;
     private volatile int port;
     private volatile boolean stalled;
     private volatile boolean closed;
@@ -82,15 +83,27 @@ public final class TcpProxy implements AutoCloseable {
      * the server went down. Idempotent.
      */
     public void cut() {
+        Thread stoppedAcceptor;
         lock.lock();
         try {
             closeQuietly(server);
             server = null;
+            stoppedAcceptor = acceptor;
+            acceptor = null;
             liveSockets.forEach(TcpProxy::closeQuietly);
             liveSockets.clear();
             flowing.signalAll();
         } finally {
             lock.unlock();
+        }
+        // The JDK defers closing a listening socket's descriptor until the thread blocked in accept() has
+        // left it; until then the kernel still completes new connections. Wait, so that "cut" means refused.
+        if (stoppedAcceptor != null && stoppedAcceptor != Thread.currentThread()) {
+            try {
+                stoppedAcceptor.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -164,7 +177,7 @@ public final class TcpProxy implements AutoCloseable {
             socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), requestedPort));
             server = socket;
             port = socket.getLocalPort();
-            Thread acceptor = new Thread(() -> acceptLoop(socket), "tcp-proxy-accept-" + port);
+            acceptor = new Thread(() -> acceptLoop(socket), "tcp-proxy-accept-" + port);
             acceptor.setDaemon(true);
             acceptor.start();
         } catch (IOException e) {

@@ -32,7 +32,7 @@ final class OutboxRelayService implements RelayOutboxUseCase {
 
     private static final System.Logger LOG = System.getLogger(OutboxRelayService.class.getName());
 
-    /** A drain stops after this many full rounds so the worker can look at its pause and stop flags. */
+    /** A drain stops after this many rounds so the worker can look at its pause and stop flags. */
     private static final int MAX_ROUNDS_PER_DRAIN = 1_000;
 
     private final OutboxStore outbox;
@@ -56,7 +56,12 @@ final class OutboxRelayService implements RelayOutboxUseCase {
         for (int i = 0; i < MAX_ROUNDS_PER_DRAIN; i++) {
             RelayRound round = relayBatch();
             total = total.plus(round);
-            if (round.claimed() < settings.batchSize() || round.released() > 0) {
+            if (round.claimed() == 0 || round.released() > 0) {
+                break;
+            }
+            // A short batch means the backlog is drained, except in ordered mode: there a batch holds one
+            // message per aggregate, and publishing it is what makes each aggregate's next message claimable.
+            if (round.claimed() < settings.batchSize() && !settings.ordered()) {
                 break;
             }
         }

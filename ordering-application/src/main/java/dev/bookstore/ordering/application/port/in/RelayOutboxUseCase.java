@@ -8,6 +8,9 @@ public interface RelayOutboxUseCase {
     /** Claims one batch, publishes it, records the outcomes. */
     RelayRound relayBatch();
 
-    /** Relays batches for as long as they come back full, so a backlog drains without waiting for a poll. */
+    /**
+     * Relays batches for as long as they come back full (in ordered mode: for as long as they bring anything),
+     * so a backlog drains without waiting for a poll. Stops early while the broker is unavailable.
+     */
     RelayRound drain();
 }
