@@ -1,0 +1,77 @@
+package dev.bookstore.ordering.bootstrap.web;
+
+import dev.bookstore.ordering.bootstrap.local.DemoConsumer;
+import dev.bookstore.ordering.bootstrap.relay.OutboxRelayWorkers;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.annotation.Profile;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.web.ErrorResponseException;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Pauses and resumes this instance's relay, so that a newcomer can watch the backlog grow while orders keep
+ * being accepted, and drain once publishing resumes. Only in the {@code local} profile: elsewhere these paths do
+ * not exist (404), because stopping publication is not an operation a production API offers.
+ */
+@RestController
+@Profile("local")
+@RequestMapping(path = "/outbox/relay", produces = MediaType.APPLICATION_JSON_VALUE)
+class RelayControlController {
+
+    private final ObjectProvider<OutboxRelayWorkers> relay;
+    private final ObjectProvider<DemoConsumer> demoConsumer;
+
+    RelayControlController(ObjectProvider<OutboxRelayWorkers> relay, ObjectProvider<DemoConsumer> demoConsumer) {
+        this.relay = relay;
+        this.demoConsumer = demoConsumer;
+    }
+
+    /**
+     * @param paused               whether the relay has stopped claiming messages
+     * @param publishedSinceStart  messages this instance's relay published since it started
+     * @param demoConsumerReceived orders the local demo consumer received since start
+     */
+    record RelayState(boolean paused, long publishedSinceStart, long demoConsumerReceived) {
+    }
+
+    @GetMapping
+    RelayState state() {
+        return stateOf(workers());
+    }
+
+    @PostMapping("/pause")
+    RelayState pause() {
+        OutboxRelayWorkers workers = workers();
+        workers.pause();
+        return stateOf(workers);
+    }
+
+    @PostMapping("/resume")
+    RelayState resume() {
+        OutboxRelayWorkers workers = workers();
+        workers.resume();
+        return stateOf(workers);
+    }
+
+    private RelayState stateOf(OutboxRelayWorkers workers) {
+        DemoConsumer consumer = demoConsumer.getIfAvailable();
+        return new RelayState(workers.isPaused(), workers.publishedSinceStart(),
+                consumer == null ? 0 : consumer.received());
+    }
+
+    private OutboxRelayWorkers workers() {
+        OutboxRelayWorkers workers = relay.getIfAvailable();
+        if (workers == null) {
+            ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND,
+                    "This instance runs no outbox relay (ordering.outbox.enabled is false).");
+            problem.setTitle("No relay");
+            throw new ErrorResponseException(HttpStatus.NOT_FOUND, problem, null);
+        }
+        return workers;
+    }
+}

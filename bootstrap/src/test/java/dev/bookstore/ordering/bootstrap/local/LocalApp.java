@@ -1,0 +1,45 @@
+package dev.bookstore.ordering.bootstrap.local;
+
+import dev.bookstore.ordering.OrderingApplication;
+import dev.bookstore.ordering.bootstrap.HttpJson;
+import java.nio.file.Path;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The service started the way a newcomer starts it: no profile, no database, no broker; only a data directory
+ * of its own (instead of {@code target/local-data}) and a free HTTP port, given on the command line.
+ */
+final class LocalApp implements AutoCloseable {
+
+    final ConfigurableApplicationContext context;
+    final HttpJson http;
+    final int port;
+
+    private LocalApp(ConfigurableApplicationContext context) {
+        this.context = context;
+        this.port = ((WebServerApplicationContext) context).getWebServer().getPort();
+        this.http = new HttpJson(port);
+    }
+
+    static LocalApp start(Path dataDirectory) {
+        // Command-line arguments, as a user would pass them: they outrank application.yml.
+        return new LocalApp(SpringApplication.run(OrderingApplication.class,
+                "--" + LocalInfrastructurePlan.DATA_DIR_PROPERTY + "=" + dataDirectory,
+                "--server.port=0"));
+    }
+
+    <T> T bean(Class<T> type) {
+        return context.getBean(type);
+    }
+
+    String baseUrl() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    @Override
+    public void close() {
+        context.close();
+    }
+}
