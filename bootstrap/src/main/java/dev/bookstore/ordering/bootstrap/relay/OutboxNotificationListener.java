@@ -21,6 +21,7 @@ public final class OutboxNotificationListener implements SmartLifecycle {
     private final Duration pollInterval;
     private volatile boolean running;
     private Thread thread;
+    private PostgresOutboxNotifications notifications;
 
     /** @param listenerDataSource an unpooled data source, or null where the database has no NOTIFY */
     public OutboxNotificationListener(DataSource listenerDataSource, RelayWakeUp wakeUp, Duration pollInterval) {
@@ -35,14 +36,16 @@ public final class OutboxNotificationListener implements SmartLifecycle {
         if (listenerDataSource == null) {
             return;
         }
-        thread = new Thread(this::listen, "outbox-notify-listener");
+        notifications = new PostgresOutboxNotifications(listenerDataSource);
+        PostgresOutboxNotifications listening = notifications;
+        thread = new Thread(() -> listen(listening), "outbox-notify-listener");
         thread.setDaemon(true);
         thread.start();
     }
 
-    private void listen() {
+    private void listen(PostgresOutboxNotifications notifications) {
         boolean warned = false;
-        try (PostgresOutboxNotifications notifications = new PostgresOutboxNotifications(listenerDataSource)) {
+        try (notifications) {
             while (running) {
                 try {
                     if (notifications.await(pollInterval)) {
@@ -50,6 +53,9 @@ public final class OutboxNotificationListener implements SmartLifecycle {
                     }
                     warned = false;
                 } catch (SQLException e) {
+                    if (!running) {
+                        return;
+                    }
                     if (!warned) {
                         LOG.warn("Cannot LISTEN for outbox notifications, relying on polling until it works: {}",
                                 e.toString());
@@ -63,11 +69,18 @@ public final class OutboxNotificationListener implements SmartLifecycle {
         }
     }
 
+    /** Closes the listening connection, which ends the blocked wait, and waits for the thread to finish. */
     @Override
     public synchronized void stop() {
         running = false;
         if (thread != null) {
+            notifications.close();
             thread.interrupt();
+            try {
+                thread.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             thread = null;
         }
     }

@@ -16,7 +16,7 @@ import org.postgresql.PGNotification;
 public final class PostgresOutboxNotifications implements AutoCloseable {
 
     private final DataSource dataSource;
-    private Connection connection;
+    private volatile Connection connection;
 
     public PostgresOutboxNotifications(DataSource dataSource) {
         this.dataSource = dataSource;
@@ -57,15 +57,17 @@ public final class PostgresOutboxNotifications implements AutoCloseable {
         return connection;
     }
 
+    /** Closes the connection; safe to call from another thread to end a blocked {@link #await}. */
     @Override
     public void close() {
-        if (connection != null) {
+        Connection closing = connection;
+        connection = null;
+        if (closing != null) {
             try {
-                connection.close();
+                closing.close();
             } catch (SQLException ignored) {
                 // the connection is being discarded anyway
             }
-            connection = null;
         }
     }
 }
