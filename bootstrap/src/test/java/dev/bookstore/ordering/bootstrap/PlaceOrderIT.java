@@ -16,6 +16,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -28,6 +29,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @ActiveProfiles("postgres")
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class PlaceOrderIT {
 
     private static final TestPostgres.Database DATABASE = TestPostgres.newDatabase();
@@ -39,6 +41,8 @@ class PlaceOrderIT {
         registry.add("spring.datasource.username", DATABASE::username);
         registry.add("spring.datasource.password", DATABASE::password);
         registry.add("ordering.outbox.enabled", () -> "false");
+        // The database is dropped after the class while the context still exists: no job may be using it then.
+        registry.add("ordering.outbox.retention-interval", () -> "1h");
         registry.add("spring.rabbitmq.port", () -> "1");
     }
 
