@@ -41,8 +41,26 @@ sealed interface OutboxDialect permits PostgresOutboxDialect, SqlServerOutboxDia
     /** Parameters: the id list, owner. */
     String release();
 
+    /**
+     * Ordered mode, in SQL both databases speak: the row aliased {@code m} is the oldest unpublished row of its
+     * aggregate (parked rows keep their place in the line).
+     */
+    String HEAD_OF_AGGREGATE = """
+            NOT EXISTS (SELECT 1 FROM outbox_message earlier
+                         WHERE earlier.aggregate_type = m.aggregate_type
+                           AND earlier.aggregate_id = m.aggregate_id
+                           AND earlier.published_at IS NULL
+                           AND (earlier.occurred_at < m.occurred_at
+                                OR (earlier.occurred_at = m.occurred_at AND earlier.id < m.id)))""";
+
     /** Parameters: status ('PENDING' or 'PARKED'), last_error, next_attempt_at (or null to keep), id, owner. */
-    String recordFailure();
+    default String recordFailure() {
+        return """
+                UPDATE outbox_message
+                   SET attempts = attempts + 1, status = ?, last_error = ?,
+                       next_attempt_at = COALESCE(?, next_attempt_at), claimed_by = NULL, claimed_until = NULL
+                 WHERE id = ? AND claimed_by = ?""";
+    }
 
     /** Parameters: the id list. */
     String unpark();

@@ -17,15 +17,6 @@ final class PostgresOutboxDialect implements OutboxDialect {
             m.published_at IS NULL AND m.status = 'PENDING' AND m.next_attempt_at <= now()
               AND (m.claimed_until IS NULL OR m.claimed_until < now())""";
 
-    /** Ordered mode: the row is the oldest unpublished one of its aggregate (parked rows hold their line). */
-    static final String HEAD_OF_AGGREGATE = """
-            NOT EXISTS (SELECT 1 FROM outbox_message earlier
-                         WHERE earlier.aggregate_type = m.aggregate_type
-                           AND earlier.aggregate_id = m.aggregate_id
-                           AND earlier.published_at IS NULL
-                           AND (earlier.occurred_at < m.occurred_at
-                                OR (earlier.occurred_at = m.occurred_at AND earlier.id < m.id)))""";
-
     @Override
     public String name() {
         return "postgresql";
@@ -70,15 +61,6 @@ final class PostgresOutboxDialect implements OutboxDialect {
     @Override
     public String release() {
         return "UPDATE outbox_message SET claimed_by = NULL, claimed_until = NULL WHERE id = ANY(?) AND claimed_by = ?";
-    }
-
-    @Override
-    public String recordFailure() {
-        return """
-                UPDATE outbox_message
-                   SET attempts = attempts + 1, status = ?, last_error = ?,
-                       next_attempt_at = COALESCE(?, next_attempt_at), claimed_by = NULL, claimed_until = NULL
-                 WHERE id = ? AND claimed_by = ?""";
     }
 
     @Override
