@@ -1,0 +1,101 @@
+package dev.bookstore.ordering.bootstrap.benchmark;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Collects the timed drains and prints the table: rates per round, medians, ratios against the targets. */
+final class BenchmarkReport {
+
+    /** One timed drain. */
+    record Run(String relay, int messages, long elapsedNanos, long cpuNanos, Phases phases) {
+
+        double rate() {
+            return messages / (elapsedNanos / 1e9);
+        }
+    }
+
+    /** A ratio the issue sets a target for: {@code numerator}'s median rate over {@code denominator}'s. */
+    record Target(String label, String numerator, String denominator, double atLeast) {
+    }
+
+    private final Map<String, List<Run>> runs = new LinkedHashMap<>();
+
+    BenchmarkReport(List<String> relays) {
+        relays.forEach(relay -> runs.put(relay, new ArrayList<>()));
+    }
+
+    void add(Run run) {
+        runs.get(run.relay()).add(run);
+    }
+
+    String render(String header, List<Target> targets) {
+        StringBuilder out = new StringBuilder(2_000).append('\n').append(header).append("\n\n");
+        int rounds = runs.values().iterator().next().size();
+        out.append(String.format("%-32s", "msg/s"));
+        for (int round = 1; round <= rounds; round++) {
+            out.append(String.format("%10s", "round " + round));
+        }
+        out.append(String.format("  |%10s%n", "median"));
+        runs.forEach((relay, list) -> {
+            out.append(String.format("%-32s", relay));
+            list.forEach(run -> out.append(String.format("%,10.0f", run.rate())));
+            out.append(String.format("  |%,10.0f%n", medianRate(relay)));
+        });
+
+        out.append('\n');
+        for (Target target : targets) {
+            // the ratio of the medians decides; the rounds' own ratios (neighbours in time) show how noisy it is
+            double ratio = medianRate(target.numerator()) / medianRate(target.denominator());
+            List<Run> numerators = runs.get(target.numerator());
+            List<Run> denominators = runs.get(target.denominator());
+            double[] perRound = new double[rounds];
+            StringBuilder listed = new StringBuilder();
+            for (int round = 0; round < rounds; round++) {
+                perRound[round] = numerators.get(round).rate() / denominators.get(round).rate();
+                listed.append(String.format(" %.2f", perRound[round]));
+            }
+            out.append(String.format("%-20s %5.2f  target >= %.2f  %-4s  (per round:%s; their median %.2f)%n",
+                    target.label(), ratio, target.atLeast(), ratio >= target.atLeast() ? "PASS" : "MISS", listed,
+                    median(perRound)));
+        }
+
+        out.append("\nWhere the median drain of each relay spent its time, ms (CPU: this JVM, all threads):\n");
+        out.append(String.format("%-32s%9s%9s%10s%10s%9s%9s%13s%n", "", "total", "claim", "publish", "confirms",
+                "mark", "other", "CPU us/msg"));
+        runs.forEach((relay, list) -> {
+            Run run = medianRun(relay);
+            Phases phases = run.phases();
+            out.append(String.format("%-32s%,9.0f%,9.0f%,10.0f%10s%,9.0f%,9.0f%13.1f%n", relay,
+                    millis(run.elapsedNanos()), millis(phases.claimNanos), millis(phases.publishNanos),
+                    phases.confirmNanos < 0 ? "(in pub.)" : String.format("%,.0f", millis(phases.confirmNanos)),
+                    millis(phases.markNanos), millis(phases.otherNanos(run.elapsedNanos())),
+                    run.cpuNanos() / 1e3 / run.messages()));
+        });
+        return out.toString();
+    }
+
+    double medianRate(String relay) {
+        return median(runs.get(relay).stream().mapToDouble(Run::rate).toArray());
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int middle = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+    }
+
+    private Run medianRun(String relay) {
+        List<Run> sorted = new ArrayList<>(runs.get(relay));
+        sorted.sort(Comparator.comparingDouble(Run::rate));
+        return sorted.get((sorted.size() - 1) / 2);
+    }
+
+    private static double millis(long nanos) {
+        return nanos / 1e6;
+    }
+}

@@ -1,0 +1,153 @@
+package dev.bookstore.ordering.bootstrap.benchmark;
+
+import dev.bookstore.ordering.adapters.messaging.out.RabbitMessagePublisher;
+import dev.bookstore.ordering.adapters.persistence.outbox.JdbcOutboxStore;
+import dev.bookstore.ordering.application.outbox.Backoff;
+import dev.bookstore.ordering.application.outbox.DeliveryFailure;
+import dev.bookstore.ordering.application.outbox.OutboxMessage;
+import dev.bookstore.ordering.application.outbox.OutboxStats;
+import dev.bookstore.ordering.application.outbox.PublishResult;
+import dev.bookstore.ordering.application.outbox.RelayRound;
+import dev.bookstore.ordering.application.outbox.RelaySettings;
+import dev.bookstore.ordering.application.port.in.RelayOutboxUseCase;
+import dev.bookstore.ordering.application.port.out.MessagePublisher;
+import dev.bookstore.ordering.application.port.out.OutboxStore;
+import dev.bookstore.ordering.application.service.OrderingUseCases;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.springframework.amqp.rabbit.connection.ConnectionFactory;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The project's own relay, wired the way the service wires it: {@code OutboxRelayService} (through
+ * {@link OrderingUseCases#relayOutbox}) over {@link JdbcOutboxStore} and {@link RabbitMessagePublisher}. The two
+ * ports are wrapped in pass-through decorators that only read the clock around each call, so the report can say
+ * how much of a drain went to claiming, publishing (with the confirms) and marking.
+ */
+final class ProjectRelay implements BenchmarkRelay {
+
+    private final String name;
+    private final TimedOutboxStore outbox;
+    private final TimedPublisher publisher;
+    private final int batchSize;
+    private int drains;
+
+    ProjectRelay(String name, DataSource dataSource, ConnectionFactory connectionFactory, int batchSize) {
+        this.name = name;
+        this.outbox = new TimedOutboxStore(new JdbcOutboxStore(dataSource, JsonMapper.builder().build()));
+        this.publisher = new TimedPublisher(new RabbitMessagePublisher(connectionFactory));
+        this.batchSize = batchSize;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public Phases drainAll() {
+        Phases phases = new Phases();
+        outbox.phases = phases;
+        publisher.phases = phases;
+        RelaySettings settings = new RelaySettings("relay-benchmark-" + ++drains, batchSize, Duration.ofSeconds(60),
+                Duration.ofSeconds(30), 10, Backoff.exponential(Duration.ofSeconds(1), Duration.ofMinutes(5)),
+                false);
+        RelayOutboxUseCase relay = OrderingUseCases.relayOutbox(outbox, publisher, settings, Clock.systemUTC());
+        RelayRound round;
+        do {
+            round = relay.drain();
+            if (round.retried() + round.parked() + round.released() > 0) {
+                throw new IllegalStateException("the project's relay did not publish everything: " + round);
+            }
+        } while (round.claimed() > 0);
+        return phases;
+    }
+
+    /** {@link OutboxStore} that times the relay's calls and passes everything through. */
+    private static final class TimedOutboxStore implements OutboxStore {
+
+        private final OutboxStore store;
+        Phases phases;
+
+        TimedOutboxStore(OutboxStore store) {
+            this.store = store;
+        }
+
+        @Override
+        public List<OutboxMessage> claim(String owner, int batchSize, Duration lease, boolean ordered) {
+            long started = System.nanoTime();
+            List<OutboxMessage> claimed = store.claim(owner, batchSize, lease, ordered);
+            phases.claimNanos += System.nanoTime() - started;
+            phases.batches += claimed.isEmpty() ? 0 : 1;
+            return claimed;
+        }
+
+        @Override
+        public int markPublished(String owner, Collection<UUID> ids) {
+            long started = System.nanoTime();
+            int marked = store.markPublished(owner, ids);
+            phases.markNanos += System.nanoTime() - started;
+            return marked;
+        }
+
+        @Override
+        public int recordFailures(String owner, List<DeliveryFailure> failures) {
+            long started = System.nanoTime();
+            int recorded = store.recordFailures(owner, failures);
+            phases.markNanos += System.nanoTime() - started;
+            return recorded;
+        }
+
+        @Override
+        public int release(String owner, Collection<UUID> ids) {
+            long started = System.nanoTime();
+            int released = store.release(owner, ids);
+            phases.markNanos += System.nanoTime() - started;
+            return released;
+        }
+
+        @Override
+        public void append(OutboxMessage message) {
+            store.append(message);
+        }
+
+        @Override
+        public int unpark(Collection<UUID> ids) {
+            return store.unpark(ids);
+        }
+
+        @Override
+        public int deletePublishedBefore(Instant cutoff, int limit) {
+            return store.deletePublishedBefore(cutoff, limit);
+        }
+
+        @Override
+        public OutboxStats stats() {
+            return store.stats();
+        }
+    }
+
+    /** {@link MessagePublisher} that times each batch, publishing and waiting for its confirms together. */
+    private static final class TimedPublisher implements MessagePublisher {
+
+        private final MessagePublisher publisher;
+        Phases phases;
+
+        TimedPublisher(MessagePublisher publisher) {
+            this.publisher = publisher;
+        }
+
+        @Override
+        public List<PublishResult> publish(List<OutboxMessage> batch, Duration confirmTimeout) {
+            long started = System.nanoTime();
+            List<PublishResult> results = publisher.publish(batch, confirmTimeout);
+            phases.publishNanos += System.nanoTime() - started;
+            return results;
+        }
+    }
+}
