@@ -27,7 +27,9 @@ import tools.jackson.databind.json.JsonMapper;
  * The project's own relay, wired the way the service wires it: {@code OutboxRelayService} (through
  * {@link OrderingUseCases#relayOutbox}) over {@link JdbcOutboxStore} and {@link RabbitMessagePublisher}. The two
  * ports are wrapped in pass-through decorators that only read the clock around each call, so the report can say
- * how much of a drain went to claiming, publishing (with the confirms) and marking.
+ * how much of a drain went to claiming, publishing (with the confirms) and marking. The connection factory must be
+ * configured as the service's is ({@code SIMPLE} publisher confirms, no publisher returns, as
+ * {@code TestRabbit.Broker#connectionFactory()} builds it); {@link RabbitMessagePublisher} refuses any other.
  */
 final class ProjectRelay implements BenchmarkRelay {
 

@@ -2,6 +2,9 @@ package dev.bookstore.ordering.adapters.messaging.out;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.ConfirmListener;
+import com.rabbitmq.client.ReturnListener;
+import com.rabbitmq.client.ShutdownListener;
 import com.rabbitmq.client.ShutdownSignalException;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.PublishResult;
@@ -12,31 +15,27 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Date;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.amqp.AmqpConnectException;
 import org.springframework.amqp.AmqpException;
 import org.springframework.amqp.AmqpIOException;
 import org.springframework.amqp.AmqpTimeoutException;
-import org.springframework.amqp.core.Message;
-import org.springframework.amqp.core.MessageDeliveryMode;
-import org.springframework.amqp.core.MessageProperties;
-import org.springframework.amqp.core.ReturnedMessage;
 import org.springframework.amqp.rabbit.connection.ChannelProxy;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
-import org.springframework.amqp.rabbit.connection.CorrelationData;
-import org.springframework.amqp.rabbit.connection.CorrelationData.Confirm;
 import org.springframework.amqp.rabbit.core.RabbitOperations;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
 
@@ -44,22 +43,29 @@ import org.springframework.amqp.rabbit.core.RabbitTemplate;
  * Publishes outbox batches to RabbitMQ with pipelined publisher confirms.
  *
  * <p>A batch goes out on <b>one channel</b> ({@link RabbitTemplate#invoke}): every message is published first,
- * then the publisher waits for all confirms against one deadline. Each message is {@code mandatory} and carries a
- * {@link CorrelationData} whose id is the message id, which is how Spring AMQP ties a confirm and a
- * {@code basic.return} to it. The outcome of one message:
+ * then the publisher waits for all confirms against one deadline. The publisher settles confirms and returns
+ * itself, on the client's channel underneath Spring AMQP's proxy (the connection factory has {@code SIMPLE}
+ * confirms and no publisher returns, so that channel is a plain confirm-mode channel with no Spring AMQP listener
+ * on it): for the batch it adds a {@link ConfirmListener}, a {@link ReturnListener} and a
+ * {@link ShutdownListener}, notes {@link Channel#getNextPublishSeqNo()} of each message before its
+ * {@code mandatory} {@link Channel#basicPublish}, settles each ack or nack (one or, with {@code multiple}, all up
+ * to its tag) into that message's state, matches a {@code basic.return} to its message by {@code message_id}, and
+ * removes the three listeners before the channel goes back to the connection factory's cache. (Spring AMQP's
+ * {@code CORRELATED} confirms do the same bookkeeping with a {@code CorrelationData} per message, but hand every
+ * confirm to a thread of an executor; settling on the connection's thread keeps the publisher close to a plain
+ * client's rate.) The outcome of one message:
  *
  * <ul>
  *   <li>ack, not returned → {@link Outcome#CONFIRMED}</li>
  *   <li>ack after a {@code basic.return} (RabbitMQ: no queue took the mandatory message) →
- *       {@link Outcome#RETURNED}. RabbitMQ sends the return before the ack on the same channel, the client
- *       handles both frames in order on its connection thread, and Spring AMQP stores the returned message in
- *       the {@link CorrelationData} <em>before</em> it completes the confirm future; so reading
- *       {@link CorrelationData#getReturned()} after the future completed never misses a return.</li>
+ *       {@link Outcome#RETURNED}. RabbitMQ sends the return before the ack on the same channel and the client
+ *       calls the listeners for both frames in order on its connection thread, so the return is recorded before
+ *       the ack settles the message; a return is never missed.</li>
  *   <li>nack (e.g. a queue at its length limit with {@code reject-publish}; Qpid Broker-J also nacks an
  *       unroutable mandatory message instead of returning it) → {@link Outcome#NACKED}</li>
  *   <li>no confirm before the deadline → {@link Outcome#TIMED_OUT}</li>
- *   <li>no connection, or the connection or channel closed before the confirm →
- *       {@link Outcome#BROKER_UNAVAILABLE}</li>
+ *   <li>no connection, or the connection or channel closed before the confirm (the shutdown listener wakes the
+ *       waiting thread at once) → {@link Outcome#BROKER_UNAVAILABLE}</li>
  *   <li>an exchange that does not exist → {@link Outcome#NACKED}, without publishing (see below)</li>
  * </ul>
  *
@@ -74,16 +80,18 @@ import org.springframework.amqp.rabbit.core.RabbitTemplate;
  *
  * <p>Every message carries {@code message_id} = outbox id (the same on every retry), {@code correlation_id} =
  * aggregate id, {@code type}, {@code content_type} JSON, {@code content_encoding} UTF-8, persistent delivery,
- * {@code timestamp} = occurred-at (AMQP timestamps have whole seconds), {@code app_id} and the row's headers.
- * Spring AMQP adds two headers of its own, {@code spring_returned_message_correlation} and
- * {@code spring_listener_return_correlation}, which it needs to match a return to its message.
+ * {@code timestamp} = occurred-at (AMQP timestamps have whole seconds), {@code app_id} and the row's headers,
+ * nothing else.
  *
  * <p>It never throws for a delivery problem; it is thread-safe, and each calling thread uses its own channel.
  */
 public final class RabbitMessagePublisher implements MessagePublisher {
 
     public static final String APP_ID = "ordering-service";
+    public static final String CONTENT_TYPE = "application/json";
     public static final String CONTENT_ENCODING = "utf-8";
+    /** AMQP delivery mode 2: the broker writes the message to disk. */
+    private static final int PERSISTENT = 2;
 
     private static final Logger LOG = LoggerFactory.getLogger(RabbitMessagePublisher.class);
 
@@ -94,29 +102,29 @@ public final class RabbitMessagePublisher implements MessagePublisher {
     private final Set<String> reportedMissing = ConcurrentHashMap.newKeySet();
 
     /**
-     * @param connectionFactory a factory with {@code CORRELATED} publisher confirms and publisher returns
-     *                          (Spring Boot: {@code spring.rabbitmq.publisher-confirm-type=correlated},
-     *                          {@code spring.rabbitmq.publisher-returns=true}). Publishing uses its separate
-     *                          publisher connection when it has one, so that a broker that blocks publishers
-     *                          does not also stall the consumers.
+     * @param connectionFactory a factory with {@code SIMPLE} publisher confirms and <em>without</em> publisher
+     *                          returns (Spring Boot: {@code spring.rabbitmq.publisher-confirm-type=simple},
+     *                          {@code spring.rabbitmq.publisher-returns=false}). Its channels are then plain
+     *                          confirm-mode channels with no Spring AMQP listeners on them; with {@code CORRELATED}
+     *                          confirms or publisher returns, Spring AMQP would wrap each channel in a
+     *                          {@code PublisherCallbackChannel} that settles confirms and returns itself.
+     *                          Publishing uses the factory's separate publisher connection when it has one, so that
+     *                          a broker that blocks publishers does not also stall the consumers.
      */
     public RabbitMessagePublisher(ConnectionFactory connectionFactory) {
         Objects.requireNonNull(connectionFactory, "connectionFactory");
-        requireConfirmsAndReturns(connectionFactory);
+        requirePlainConfirmChannels(connectionFactory);
         if (connectionFactory.getPublisherConnectionFactory() != null) {
-            requireConfirmsAndReturns(connectionFactory.getPublisherConnectionFactory());
+            requirePlainConfirmChannels(connectionFactory.getPublisherConnectionFactory());
         }
         template = new RabbitTemplate(connectionFactory);
-        template.setMandatory(true);
         template.setUsePublisherConnection(true);
-        // the outcome is read from the CorrelationData; without a callback Spring AMQP warns about every return
-        template.setReturnsCallback(returned -> LOG.debug("Returned: {}", returned));
     }
 
-    private static void requireConfirmsAndReturns(ConnectionFactory connectionFactory) {
-        if (!connectionFactory.isPublisherConfirms() || !connectionFactory.isPublisherReturns()) {
-            throw new IllegalArgumentException("the connection factory needs publisher-confirm-type CORRELATED "
-                    + "and publisher returns enabled");
+    private static void requirePlainConfirmChannels(ConnectionFactory connectionFactory) {
+        if (!connectionFactory.isSimplePublisherConfirms() || connectionFactory.isPublisherReturns()) {
+            throw new IllegalArgumentException("the connection factory needs publisher-confirm-type SIMPLE and "
+                    + "publisher returns disabled: the publisher handles confirms and returns on the channel itself");
         }
     }
 
@@ -167,8 +175,7 @@ public final class RabbitMessagePublisher implements MessagePublisher {
         String failure = null;
         try {
             template.invoke(operations -> {
-                round.publishAll(operations);
-                round.awaitConfirms(deadline);
+                round.publishAndAwait(operations, deadline);
                 return null;
             });
         } catch (AmqpException e) {
@@ -225,60 +232,200 @@ public final class RabbitMessagePublisher implements MessagePublisher {
         return publishable;
     }
 
-    /** One batch on one channel: what was sent, and the confirms that came back. */
-    private static final class Round {
+    /**
+     * One batch on one channel: what was sent, and what the broker answered. The round is the channel's
+     * {@link ConfirmListener}, {@link ReturnListener} and {@link ShutdownListener} while it publishes and waits;
+     * the listeners run on the connection's thread, the publishing thread waits on {@link #settled}.
+     */
+    private static final class Round implements ConfirmListener, ReturnListener, ShutdownListener {
 
         private final List<OutboxMessage> batch;
         private final List<Integer> indices;
         private final PublishResult[] results;
-        private final CorrelationData[] correlations;
+
+        private final Lock lock = new ReentrantLock();
+        /** Signalled when the last published message is settled, and when the channel closes. */
+        private final Condition settled = lock.newCondition();
+        /** Published and not yet acked or nacked: publish sequence number → index in the batch. */
+        private final NavigableMap<Long, Integer> unsettled = new TreeMap<>();
+        /** Published messages by {@code message_id}, to match a {@code basic.return}. */
+        private final Map<String, Integer> byMessageId = new HashMap<>();
+        /** Per index in the batch: acked, nacked, the {@code basic.return} detail. */
+        private final boolean[] acked;
+        private final boolean[] nacked;
+        private final String[] returned;
+        /** Per index in the batch: handed to the channel (even if its confirm never came). */
+        private final boolean[] sent;
+        private ShutdownSignalException close;
+
         private Channel channel;
         private String sendFailure;
+        /** A failed publish used up a sequence number: the channel must not be used again. */
+        private boolean sequenceDisturbed;
 
         Round(List<OutboxMessage> batch, List<Integer> indices, PublishResult[] results) {
             this.batch = batch;
             this.indices = indices;
             this.results = results;
-            this.correlations = new CorrelationData[batch.size()];
+            this.acked = new boolean[batch.size()];
+            this.nacked = new boolean[batch.size()];
+            this.returned = new String[batch.size()];
+            this.sent = new boolean[batch.size()];
         }
 
-        void publishAll(RabbitOperations operations) {
+        /**
+         * Publishes every message of the round on the channel {@code invoke} holds for this thread, then waits
+         * until all are settled, the channel closes or the deadline passes. The listeners are removed before the
+         * channel goes back to the connection factory's cache, so late confirms of this batch reach nobody.
+         */
+        void publishAndAwait(RabbitOperations operations, long deadline) {
             Channel proxy = operations.execute(c -> c); // the channel invoke() holds for this thread
             channel = proxy instanceof ChannelProxy p ? p.getTargetChannel() : proxy;
+            channel.addShutdownListener(this); // called at once if the channel is already closed
+            channel.addConfirmListener(this);
+            channel.addReturnListener(this);
+            try {
+                publishAll();
+                awaitSettled(deadline);
+            } finally {
+                channel.removeReturnListener(this);
+                channel.removeConfirmListener(this);
+                channel.removeShutdownListener(this);
+                if (sequenceDisturbed) {
+                    abandon();
+                }
+            }
+        }
+
+        /** Closes the channel, so that the connection factory's cache never hands it out again. */
+        private void abandon() {
+            try {
+                channel.abort();
+            } catch (IOException | RuntimeException e) {
+                LOG.debug("Aborting the publishing channel failed", e);
+            }
+        }
+
+        private void publishAll() {
             for (int i : indices) {
                 OutboxMessage message = batch.get(i);
-                CorrelationData correlation = new CorrelationData(message.id().toString());
+                // registered before the publish: the ack can arrive before basicPublish returns
+                long sequenceNumber = channel.getNextPublishSeqNo();
+                lock.lock();
                 try {
-                    operations.send(message.exchange(), message.routingKey(), toAmqp(message), correlation);
-                    correlations[i] = correlation;
-                } catch (RuntimeException e) {
-                    if (isConnectivityProblem(e) || (channel != null && !channel.isOpen())) {
+                    unsettled.put(sequenceNumber, i);
+                    byMessageId.put(message.id().toString(), i);
+                } finally {
+                    lock.unlock();
+                }
+                try {
+                    channel.basicPublish(message.exchange(), message.routingKey(), true, properties(message),
+                            message.payload().getBytes(StandardCharsets.UTF_8));
+                    sent[i] = true;
+                } catch (IOException | RuntimeException e) {
+                    forget(sequenceNumber);
+                    if (isConnectivityProblem(e) || !channel.isOpen()) {
                         sendFailure = describe(e); // the channel is gone; the unsent rest is decided in record()
                         return;
                     }
-                    // this one message could not be sent (say, a header the client cannot encode); the rest can
+                    // this one message could not be sent; the rest can
                     results[i] = result(message, Outcome.NACKED, "not sent: " + describe(e));
+                    if (channel.getNextPublishSeqNo() != sequenceNumber) {
+                        // the client counted a publish the broker never saw: from here on its sequence numbers
+                        // would name the wrong messages, so nothing more goes out on this channel, which is then
+                        // closed rather than returned to the cache
+                        sendFailure = "not sent: the channel's publish sequence was disturbed by " + describe(e);
+                        sequenceDisturbed = true;
+                        return;
+                    }
                 }
             }
         }
 
-        void awaitConfirms(long deadline) {
-            List<CompletableFuture<Confirm>> futures = new ArrayList<>(indices.size());
-            for (CorrelationData correlation : correlations) {
-                if (correlation != null) {
-                    futures.add(correlation.getFuture());
-                }
-            }
-            long remaining = deadline - System.nanoTime();
+        private void forget(long sequenceNumber) {
+            lock.lock();
             try {
-                CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
-                        .get(Math.max(0, remaining), TimeUnit.NANOSECONDS);
-            } catch (TimeoutException e) {
-                // the unconfirmed ones are TIMED_OUT, decided in record()
+                unsettled.remove(sequenceNumber);
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        private void awaitSettled(long deadline) {
+            lock.lock();
+            try {
+                while (!unsettled.isEmpty() && close == null) {
+                    long remaining = deadline - System.nanoTime();
+                    if (remaining <= 0) {
+                        return; // the unsettled ones are TIMED_OUT, decided in record()
+                    }
+                    settled.awaitNanos(remaining);
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-            } catch (ExecutionException e) {
-                throw new IllegalStateException("a confirm future never fails", e);
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public void handleAck(long deliveryTag, boolean multiple) {
+            settle(deliveryTag, multiple, acked);
+        }
+
+        @Override
+        public void handleNack(long deliveryTag, boolean multiple) {
+            settle(deliveryTag, multiple, nacked);
+        }
+
+        /** {@code multiple}: the broker answers every publish up to and including {@code deliveryTag}. */
+        private void settle(long deliveryTag, boolean multiple, boolean[] outcome) {
+            lock.lock();
+            try {
+                // tags of an earlier batch on the same channel (late confirms) are simply not in the map
+                Map<Long, Integer> answered = multiple ? unsettled.headMap(deliveryTag, true)
+                        : unsettled.containsKey(deliveryTag) ? unsettled.subMap(deliveryTag, true, deliveryTag, true)
+                        : Map.of();
+                for (int i : answered.values()) {
+                    outcome[i] = true;
+                }
+                answered.clear(); // a view: removes them from unsettled
+                if (unsettled.isEmpty()) {
+                    settled.signalAll();
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /**
+         * RabbitMQ sends the return of a message before its ack, and the client calls the listeners in frame
+         * order on the connection's thread, so the return is recorded before the ack settles the message.
+         */
+        @Override
+        public void handleReturn(int replyCode, String replyText, String exchange, String routingKey,
+                                 AMQP.BasicProperties properties, byte[] body) {
+            lock.lock();
+            try {
+                Integer i = properties.getMessageId() == null ? null : byMessageId.get(properties.getMessageId());
+                if (i != null) {
+                    returned[i] = "%d %s (exchange '%s', routing key '%s')".formatted(replyCode, replyText,
+                            exchange, routingKey);
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** The channel or its connection closed: whatever is unsettled now will never be confirmed. */
+        @Override
+        public void shutdownCompleted(ShutdownSignalException cause) {
+            lock.lock();
+            try {
+                close = cause;
+                settled.signalAll();
+            } finally {
+                lock.unlock();
             }
         }
 
@@ -287,54 +434,60 @@ public final class RabbitMessagePublisher implements MessagePublisher {
          * exchange. {@code failure} describes why {@code invoke} failed, if it did.
          */
         List<Integer> record(Duration confirmTimeout, String failure) {
-            ShutdownSignalException close = channel == null ? null : channel.getCloseReason();
-            boolean missingExchange = close != null && !close.isHardError() && replyCode(close) == AMQP.NOT_FOUND;
-            String closeDetail = close != null ? describe(close)
-                    : sendFailure != null ? sendFailure
-                    : failure != null ? failure
-                    : "channel closed before the confirm";
-            List<Integer> lost = new ArrayList<>();
-            for (int i : indices) {
-                if (results[i] != null) {
-                    continue;
-                }
-                OutboxMessage message = batch.get(i);
-                CorrelationData correlation = correlations[i];
-                Confirm confirm = correlation == null ? null : correlation.getFuture().getNow(null);
-                ReturnedMessage returned = correlation == null ? null : correlation.getReturned();
-                if (correlation == null || (confirm != null && !confirm.ack() && confirm.reason() != null)) {
-                    // never sent, or nacked by the client because the channel closed (a broker nack has no reason)
-                    if (missingExchange) {
-                        lost.add(i);
-                    } else {
-                        results[i] = result(message, Outcome.BROKER_UNAVAILABLE, closeDetail);
+            lock.lock(); // a confirm arriving now (after the listeners were removed) can no longer change anything
+            try {
+                ShutdownSignalException closed = close != null ? close
+                        : channel == null ? null : channel.getCloseReason();
+                boolean missingExchange = closed != null && !closed.isHardError()
+                        && replyCode(closed) == AMQP.NOT_FOUND;
+                String closeDetail = closed != null ? describe(closed)
+                        : sendFailure != null ? sendFailure
+                        : failure != null ? failure
+                        : "channel closed before the confirm";
+                List<Integer> lost = new ArrayList<>();
+                for (int i : indices) {
+                    if (results[i] != null) {
+                        continue;
                     }
-                } else if (returned != null) {
-                    results[i] = result(message, Outcome.RETURNED, describe(returned));
-                } else if (confirm == null) {
-                    results[i] = result(message, Outcome.TIMED_OUT, "no confirm within " + confirmTimeout);
-                } else if (confirm.ack()) {
-                    results[i] = PublishResult.confirmed(message.id());
-                } else {
-                    results[i] = result(message, Outcome.NACKED, "nack from the broker");
+                    OutboxMessage message = batch.get(i);
+                    boolean answered = acked[i] || nacked[i];
+                    if (!sent[i] || (!answered && closed != null)) {
+                        // never sent, or the channel closed before the broker answered
+                        if (missingExchange) {
+                            lost.add(i);
+                        } else {
+                            results[i] = result(message, Outcome.BROKER_UNAVAILABLE, closeDetail);
+                        }
+                    } else if (returned[i] != null) {
+                        results[i] = result(message, Outcome.RETURNED, returned[i]);
+                    } else if (!answered) {
+                        results[i] = result(message, Outcome.TIMED_OUT, "no confirm within " + confirmTimeout);
+                    } else if (acked[i]) {
+                        results[i] = PublishResult.confirmed(message.id());
+                    } else {
+                        results[i] = result(message, Outcome.NACKED, "nack from the broker");
+                    }
                 }
+                return lost;
+            } finally {
+                lock.unlock();
             }
-            return lost;
         }
     }
 
-    static Message toAmqp(OutboxMessage message) {
-        MessageProperties properties = new MessageProperties();
-        properties.setMessageId(message.id().toString());
-        properties.setCorrelationId(message.aggregateId());
-        properties.setType(message.type());
-        properties.setContentType(MessageProperties.CONTENT_TYPE_JSON);
-        properties.setContentEncoding(CONTENT_ENCODING);
-        properties.setDeliveryMode(MessageDeliveryMode.PERSISTENT);
-        properties.setTimestamp(Date.from(message.occurredAt()));
-        properties.setAppId(APP_ID);
-        message.headers().forEach(properties::setHeader);
-        return new Message(message.payload().getBytes(StandardCharsets.UTF_8), properties);
+    /** The AMQP properties of an outbox message; see the class comment. */
+    static AMQP.BasicProperties properties(OutboxMessage message) {
+        return new AMQP.BasicProperties.Builder()
+                .messageId(message.id().toString())
+                .correlationId(message.aggregateId())
+                .type(message.type())
+                .contentType(CONTENT_TYPE)
+                .contentEncoding(CONTENT_ENCODING)
+                .deliveryMode(PERSISTENT)
+                .timestamp(Date.from(message.occurredAt()))
+                .appId(APP_ID)
+                .headers(new HashMap<String, Object>(message.headers()))
+                .build();
     }
 
     private static PublishResult result(OutboxMessage message, Outcome outcome, String detail) {
@@ -379,11 +532,6 @@ public final class RabbitMessagePublisher implements MessagePublisher {
             return close.getReplyCode();
         }
         return 0;
-    }
-
-    private static String describe(ReturnedMessage returned) {
-        return "%d %s (exchange '%s', routing key '%s')".formatted(returned.getReplyCode(),
-                returned.getReplyText(), returned.getExchange(), returned.getRoutingKey());
     }
 
     private static String describe(Throwable e) {

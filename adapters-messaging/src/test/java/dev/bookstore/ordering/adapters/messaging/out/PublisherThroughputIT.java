@@ -95,7 +95,7 @@ class PublisherThroughputIT {
             Measurement publisherBest = best(publisherRuns);
             System.out.printf("%nThroughput, %,d persistent mandatory messages in batches of %d, %d runs each:%n"
                             + "  plain Java client (publish batch + waitForConfirms): %s msg/s%n"
-                            + "  RabbitMessagePublisher (Spring AMQP, correlated confirms): %s msg/s%n"
+                            + "  RabbitMessagePublisher (own confirm/return listeners): %s msg/s%n"
                             + "  best: plain %,.0f msg/s, publisher %,.0f msg/s, ratio publisher/plain %.2f%n"
                             + "  client CPU per message in the best run: plain %.1f us, publisher %.1f us%n%n",
                     MESSAGES, BATCH, ROUNDS, rates(plainRuns), rates(publisherRuns), plainBest.rate(),

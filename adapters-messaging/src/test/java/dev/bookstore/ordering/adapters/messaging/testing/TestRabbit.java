@@ -43,8 +43,8 @@ public final class TestRabbit {
     public record Broker(String host, int port, String username, String password, String foundBy) {
 
         /**
-         * A connection factory the way the service configures it: correlated publisher confirms and publisher
-         * returns.
+         * A connection factory the way the service configures it: simple publisher confirms and no publisher
+         * returns (plain confirm-mode channels; {@code RabbitMessagePublisher} settles confirms and returns itself).
          */
         public CachingConnectionFactory connectionFactory() {
             return connectionFactory(host, port);
@@ -55,8 +55,8 @@ public final class TestRabbit {
             CachingConnectionFactory factory = new CachingConnectionFactory(host, port);
             factory.setUsername(username);
             factory.setPassword(password);
-            factory.setPublisherConfirmType(ConfirmType.CORRELATED);
-            factory.setPublisherReturns(true);
+            factory.setPublisherConfirmType(ConfirmType.SIMPLE);
+            factory.setPublisherReturns(false);
             factory.setConnectionTimeout(5_000);
             return factory;
         }
