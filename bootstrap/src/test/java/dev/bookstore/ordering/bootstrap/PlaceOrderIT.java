@@ -3,6 +3,8 @@ package dev.bookstore.ordering.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
@@ -14,7 +16,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.ActiveProfiles;
@@ -56,6 +60,18 @@ class PlaceOrderIT {
 
     @Autowired
     JdbcTemplate jdbc;
+
+    @Autowired
+    StatementRecorder statements;
+
+    @TestConfiguration(proxyBeanMethods = false)
+    static class RecordStatements {
+
+        @Bean
+        static StatementRecorder statementRecorder() {
+            return new StatementRecorder();
+        }
+    }
 
     HttpJson http;
 
@@ -115,17 +131,57 @@ class PlaceOrderIT {
     }
 
     @Test
-    void aFailureAfterTheOrderInsertLeavesNeitherOrderNorOutboxRow() {
-        // The order row is flushed at commit, after the outbox insert: a trigger failing on it proves the two
-        // writes share one transaction.
+    void placingAnOrderSendsOneInsertPerTableAndNothingElse() {
+        statements.start();
+        HttpJson.Response response = http.postJson("/orders", HttpJson.orderJson(UUID.randomUUID().toString(), 3));
+        List<String> sent = statements.stop();
+
+        assertThat(response.status()).isEqualTo(201);
+        // No read of the new order, no version update, no NOTIFY in the transaction; the lines are one batch.
+        assertThat(sent).satisfiesExactly(
+                sql -> assertThat(sql).startsWith("INSERT INTO orders "),
+                sql -> assertThat(sql).startsWith("BATCH INSERT INTO order_line "),
+                sql -> assertThat(sql).startsWith("INSERT INTO outbox_message "),
+                sql -> assertThat(sql).isEqualTo("COMMIT"));
+        String orderId = response.json().get("id").asString();
+        assertThat(jdbc.queryForList("SELECT line_no FROM order_line WHERE order_id = ?::uuid ORDER BY line_no",
+                Integer.class, orderId)).containsExactly(0, 1, 2);
+        assertThat(jdbc.queryForObject("SELECT version FROM orders", Long.class)).isZero();
+        assertThat(http.get("/orders/" + orderId).json().get("items")).hasSize(3);
+    }
+
+    @Test
+    void listingTheNewestOrdersIsOneQueryThatBringsTheirLines() {
+        List<String> placed = new ArrayList<>();
+        for (int lines = 1; lines <= 3; lines++) {
+            placed.add(http.postJson("/orders", HttpJson.orderJson(UUID.randomUUID().toString(), lines))
+                    .json().get("id").asString());
+        }
+
+        statements.start();
+        HttpJson.Response response = http.get("/orders?limit=2");
+        List<String> sent = statements.stop();
+
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(response.json().findValuesAsString("id")).containsExactly(placed.get(2), placed.get(1));
+        assertThat(response.json().get(0).get("items")).hasSize(3);
+        assertThat(response.json().get(1).get("items")).hasSize(2);
+        assertThat(sent).filteredOn(sql -> !sql.equals("COMMIT")).singleElement().asString()
+                .startsWith("SELECT ").contains("JOIN order_line");
+    }
+
+    @Test
+    void aFailureAtCommitLeavesNeitherOrderNorOutboxRow() {
+        // A deferred constraint trigger fails at commit, after the order, its lines and the outbox row were all
+        // inserted: nothing of it may remain, which proves the writes share one transaction.
         jdbc.execute("""
                 CREATE OR REPLACE FUNCTION fail_for_poisoned_customer() RETURNS trigger AS $$
                 BEGIN
                   IF NEW.customer_id = '%s' THEN RAISE EXCEPTION 'injected failure'; END IF;
                   RETURN NEW;
                 END $$ LANGUAGE plpgsql""".formatted(POISONED_CUSTOMER));
-        jdbc.execute("CREATE OR REPLACE TRIGGER orders_injected_failure AFTER INSERT ON orders "
-                + "FOR EACH ROW EXECUTE FUNCTION fail_for_poisoned_customer()");
+        jdbc.execute("CREATE CONSTRAINT TRIGGER orders_injected_failure AFTER INSERT ON orders "
+                + "DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION fail_for_poisoned_customer()");
         try {
             HttpJson.Response response = http.postJson("/orders",
                     HttpJson.orderJson(POISONED_CUSTOMER.toString(), 1));
@@ -134,6 +190,7 @@ class PlaceOrderIT {
             assertThat(response.body()).doesNotContain("at dev.bookstore", "Exception");
             assertThat(jdbc.queryForObject("SELECT count(*) FROM orders", Long.class)).isZero();
             assertThat(jdbc.queryForObject("SELECT count(*) FROM outbox_message", Long.class)).isZero();
+            assertThat(jdbc.queryForObject("SELECT count(*) FROM order_line", Long.class)).isZero();
         } finally {
             jdbc.execute("DROP TRIGGER orders_injected_failure ON orders");
         }

@@ -54,17 +54,6 @@ class OrderJpaEntity {
     protected OrderJpaEntity() {
     }
 
-    OrderJpaEntity(UUID id, UUID customerId, String currency, BigDecimal total, OrderStatus status, Instant placedAt,
-                   List<OrderLineEmbeddable> lines) {
-        this.id = id;
-        this.customerId = customerId;
-        this.currency = currency;
-        this.total = total;
-        this.status = status;
-        this.placedAt = placedAt;
-        this.lines = new ArrayList<>(lines);
-    }
-
     UUID id() {
         return id;
     }

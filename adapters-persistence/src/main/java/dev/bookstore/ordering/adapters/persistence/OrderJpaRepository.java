@@ -1,11 +1,7 @@
 package dev.bookstore.ordering.adapters.persistence;
 
-import java.util.List;
 import java.util.UUID;
-import org.springframework.data.domain.Limit;
 import org.springframework.data.jpa.repository.JpaRepository;
 
 interface OrderJpaRepository extends JpaRepository<OrderJpaEntity, UUID> {
-
-    List<OrderJpaEntity> findByOrderByPlacedAtDesc(Limit limit);
 }

@@ -14,15 +14,6 @@ final class OrderMapper {
     private OrderMapper() {
     }
 
-    static OrderJpaEntity toEntity(Order order) {
-        return new OrderJpaEntity(order.id().value(), order.customerId().value(),
-                order.currency().getCurrencyCode(), order.total().amount(), order.status(), order.placedAt(),
-                order.lines().stream()
-                        .map(line -> new OrderLineEmbeddable(line.bookId().value(), line.quantity(),
-                                line.unitPrice().amount()))
-                        .toList());
-    }
-
     static Order toDomain(OrderJpaEntity entity) {
         Currency currency = Currency.getInstance(entity.currency());
         return Order.reconstitute(new OrderId(entity.id()), new CustomerId(entity.customerId()), currency,

@@ -5,24 +5,37 @@ import dev.bookstore.ordering.domain.order.Order;
 import dev.bookstore.ordering.domain.order.OrderId;
 import java.util.List;
 import java.util.Optional;
-import org.springframework.data.domain.Limit;
+import javax.sql.DataSource;
 import org.springframework.stereotype.Component;
 
-/** {@link OrderRepository} on JPA. Lines never change after placing, so an update only touches the status. */
+/**
+ * {@link OrderRepository}: reading one order and changing its status through JPA; placing an order and listing
+ * the newest ones through the hand-written statements of {@link OrderSql}. A new order is only inserted: never
+ * read first, never merged (merging a new aggregate reads it, and copying its line collection bumped the version
+ * of the row just inserted). Lines never change after placing, so an update only touches the status.
+ */
 @Component
 class OrderPersistenceAdapter implements OrderRepository {
 
     private final OrderJpaRepository repository;
+    private final OrderSql sql;
 
-    OrderPersistenceAdapter(OrderJpaRepository repository) {
+    OrderPersistenceAdapter(OrderJpaRepository repository, DataSource dataSource) {
         this.repository = repository;
+        this.sql = new OrderSql(dataSource);
     }
 
     @Override
-    public void save(Order order) {
-        repository.findById(order.id().value()).ifPresentOrElse(
-                existing -> existing.status(order.status()),
-                () -> repository.save(OrderMapper.toEntity(order)));
+    public void add(Order order) {
+        sql.insert(order);
+    }
+
+    @Override
+    public void update(Order order) {
+        // The caller read the order in this transaction, so this is answered by the persistence context.
+        OrderJpaEntity stored = repository.findById(order.id().value()).orElseThrow(() ->
+                new IllegalStateException("order " + order.id() + " is not stored; update is for stored orders"));
+        stored.status(order.status());
     }
 
     @Override
@@ -32,6 +45,6 @@ class OrderPersistenceAdapter implements OrderRepository {
 
     @Override
     public List<Order> findRecent(int limit) {
-        return repository.findByOrderByPlacedAtDesc(Limit.of(limit)).stream().map(OrderMapper::toDomain).toList();
+        return sql.newestFirst(limit);
     }
 }

@@ -18,7 +18,12 @@ import org.springframework.validation.annotation.Validated;
  * @param exchange the topic exchange messages are published to
  * @param batchSize messages claimed and put in flight together
  * @param workers relay threads in this instance, each with its own lease owner and channel
- * @param pollInterval how often an idle relay looks for due messages it was not woken for
+ * @param pollInterval how often an idle relay looks for due messages it was not woken for, and how long it waits
+ *                     between tries while the broker is unavailable
+ * @param pollIntervalWhenNotified the idle poll while PostgreSQL {@code NOTIFY} wakes the relays of all instances:
+ *                     then the poll is only the safety net (for retries that became due and expired leases)
+ * @param notifyMinInterval the shortest time between two {@code NOTIFY}s of one instance; the commits in between
+ *                     are announced together
  * @param lease how long claimed messages stay reserved for the relay that claimed them
  * @param confirmTimeout how long a relay waits for the broker's confirms of one batch
  * @param maxAttempts failed deliveries after which a message is parked
@@ -37,6 +42,8 @@ public record OutboxProperties(
         @DefaultValue("100") @Min(1) @Max(5000) int batchSize,
         @DefaultValue("1") @Min(1) @Max(32) int workers,
         @DefaultValue("1s") @NotNull Duration pollInterval,
+        @DefaultValue("10s") @NotNull Duration pollIntervalWhenNotified,
+        @DefaultValue("5ms") @NotNull Duration notifyMinInterval,
         @DefaultValue("60s") @NotNull Duration lease,
         @DefaultValue("10s") @NotNull Duration confirmTimeout,
         @DefaultValue("10") @Min(1) @Max(1000) int maxAttempts,
@@ -50,6 +57,17 @@ public record OutboxProperties(
     @AssertTrue(message = "poll-interval must be between 10ms and 1h")
     boolean isPollIntervalSane() {
         return pollInterval == null || between(pollInterval, Duration.ofMillis(10), Duration.ofHours(1));
+    }
+
+    @AssertTrue(message = "poll-interval-when-notified must be between 10ms and 1h")
+    boolean isPollIntervalWhenNotifiedSane() {
+        return pollIntervalWhenNotified == null
+                || between(pollIntervalWhenNotified, Duration.ofMillis(10), Duration.ofHours(1));
+    }
+
+    @AssertTrue(message = "notify-min-interval must be between 0 and 1s")
+    boolean isNotifyMinIntervalSane() {
+        return notifyMinInterval == null || between(notifyMinInterval, Duration.ZERO, Duration.ofSeconds(1));
     }
 
     @AssertTrue(message = "confirm-timeout must be between 100ms and 5m")

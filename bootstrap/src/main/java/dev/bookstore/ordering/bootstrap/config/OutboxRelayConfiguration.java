@@ -1,7 +1,8 @@
 package dev.bookstore.ordering.bootstrap.config;
 
 import dev.bookstore.ordering.adapters.persistence.outbox.JdbcOutboxStore;
-import dev.bookstore.ordering.adapters.persistence.outbox.OutboxMessagesCommitted;
+import dev.bookstore.ordering.adapters.persistence.outbox.OutboxCommitListener;
+import dev.bookstore.ordering.adapters.persistence.outbox.PostgresOutboxNotifier;
 import dev.bookstore.ordering.application.outbox.Backoff;
 import dev.bookstore.ordering.application.outbox.RelaySettings;
 import dev.bookstore.ordering.application.port.in.RelayOutboxUseCase;
@@ -18,11 +19,11 @@ import java.time.Clock;
 import java.util.List;
 import java.util.UUID;
 import java.util.stream.IntStream;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 import org.springframework.scheduling.annotation.EnableScheduling;
 
@@ -36,10 +37,26 @@ class OutboxRelayConfiguration {
         return new RelayWakeUp();
     }
 
-    /** This instance's commits wake its own relay at once. */
+    /** This instance's commits wake its own relay at once, in process. */
     @Bean
-    LocalCommitListener localCommitListener(RelayWakeUp wakeUp) {
-        return new LocalCommitListener(wakeUp);
+    OutboxCommitListener localRelayWakeUp(RelayWakeUp wakeUp) {
+        return committed -> wakeUp.ring();
+    }
+
+    /**
+     * This instance's commits wake the relays of the other instances through PostgreSQL's {@code NOTIFY}, sent
+     * after commit and coalesced. Also where this instance runs no relay: its orders must still be announced.
+     */
+    @Bean(destroyMethod = "close")
+    PostgresOutboxNotifier postgresOutboxNotifier(JdbcOutboxStore outbox, DataSourceProperties dataSource,
+                                                  OutboxProperties properties) {
+        if (!"postgresql".equals(outbox.dialectName())) {
+            return null; // no NOTIFY elsewhere: other instances find new rows at their poll
+        }
+        PostgresOutboxNotifier notifier = new PostgresOutboxNotifier(unpooled(dataSource),
+                properties.notifyMinInterval());
+        notifier.start();
+        return notifier;
     }
 
     @Bean
@@ -51,24 +68,32 @@ class OutboxRelayConfiguration {
                 .mapToObj(worker -> OrderingUseCases.relayOutbox(outbox, publisher,
                         settings(properties, instance + "/" + worker), clock))
                 .toList();
-        return new OutboxRelayWorkers(relays, wakeUp, properties.pollInterval());
+        return new OutboxRelayWorkers(relays, wakeUp, properties.pollInterval(),
+                properties.pollIntervalWhenNotified());
     }
 
     /** Other instances' commits wake this relay through PostgreSQL's LISTEN/NOTIFY. */
     @Bean
     @ConditionalOnBooleanProperty(name = "ordering.outbox.enabled", matchIfMissing = true)
-    OutboxNotificationListener outboxNotificationListener(JdbcOutboxStore outbox, DataSourceProperties dataSource,
-                                                          RelayWakeUp wakeUp, OutboxProperties properties) {
-        if (!"postgresql".equals(outbox.dialectName())) {
-            return new OutboxNotificationListener(null, wakeUp, properties.pollInterval());
+    OutboxNotificationListener outboxNotificationListener(DataSourceProperties dataSource, RelayWakeUp wakeUp,
+                                                          OutboxProperties properties,
+                                                          ObjectProvider<PostgresOutboxNotifier> notifier) {
+        PostgresOutboxNotifier own = notifier.getIfAvailable();
+        if (own == null) {
+            return new OutboxNotificationListener(null, () -> 0, wakeUp, properties.pollInterval());
         }
-        // A connection of its own, outside the pool: it stays parked in LISTEN for the life of the service.
+        return new OutboxNotificationListener(unpooled(dataSource), own::backendPid, wakeUp,
+                properties.pollInterval());
+    }
+
+    /** Connections of their own, outside the pool: LISTEN and NOTIFY keep theirs for the life of the service. */
+    private static SimpleDriverDataSource unpooled(DataSourceProperties dataSource) {
         SimpleDriverDataSource unpooled = new SimpleDriverDataSource();
         unpooled.setUrl(dataSource.determineUrl());
         unpooled.setUsername(dataSource.determineUsername());
         unpooled.setPassword(dataSource.determinePassword());
         unpooled.setDriverClass(org.postgresql.Driver.class);
-        return new OutboxNotificationListener(unpooled, wakeUp, properties.pollInterval());
+        return unpooled;
     }
 
     @Bean
@@ -93,19 +118,5 @@ class OutboxRelayConfiguration {
         String suffix = UUID.randomUUID().toString().substring(0, 8);
         String name = host + "-" + suffix;
         return name.length() > 100 ? name.substring(name.length() - 100) : name;
-    }
-
-    static final class LocalCommitListener {
-
-        private final RelayWakeUp wakeUp;
-
-        LocalCommitListener(RelayWakeUp wakeUp) {
-            this.wakeUp = wakeUp;
-        }
-
-        @EventListener
-        void on(OutboxMessagesCommitted committed) {
-            wakeUp.ring();
-        }
     }
 }

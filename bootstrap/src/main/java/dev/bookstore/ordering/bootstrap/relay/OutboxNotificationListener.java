@@ -3,6 +3,7 @@ package dev.bookstore.ordering.bootstrap.relay;
 import dev.bookstore.ordering.adapters.persistence.outbox.PostgresOutboxNotifications;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.function.IntSupplier;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,15 +18,21 @@ public final class OutboxNotificationListener implements SmartLifecycle {
     private static final Logger LOG = LoggerFactory.getLogger(OutboxNotificationListener.class);
 
     private final DataSource listenerDataSource;
+    private final IntSupplier ownSenderPid;
     private final RelayWakeUp wakeUp;
     private final Duration pollInterval;
     private volatile boolean running;
     private Thread thread;
     private PostgresOutboxNotifications notifications;
 
-    /** @param listenerDataSource an unpooled data source, or null where the database has no NOTIFY */
-    public OutboxNotificationListener(DataSource listenerDataSource, RelayWakeUp wakeUp, Duration pollInterval) {
+    /**
+     * @param listenerDataSource an unpooled data source, or null where the database has no NOTIFY
+     * @param ownSenderPid       the backend pid of this instance's own notifier, whose notifications are skipped
+     */
+    public OutboxNotificationListener(DataSource listenerDataSource, IntSupplier ownSenderPid, RelayWakeUp wakeUp,
+                                      Duration pollInterval) {
         this.listenerDataSource = listenerDataSource;
+        this.ownSenderPid = ownSenderPid;
         this.wakeUp = wakeUp;
         this.pollInterval = pollInterval;
     }
@@ -36,7 +43,7 @@ public final class OutboxNotificationListener implements SmartLifecycle {
         if (listenerDataSource == null) {
             return;
         }
-        notifications = new PostgresOutboxNotifications(listenerDataSource);
+        notifications = new PostgresOutboxNotifications(listenerDataSource, ownSenderPid);
         PostgresOutboxNotifications listening = notifications;
         thread = new Thread(() -> listen(listening), "outbox-notify-listener");
         thread.setDaemon(true);
@@ -51,8 +58,10 @@ public final class OutboxNotificationListener implements SmartLifecycle {
                     if (notifications.await(pollInterval)) {
                         wakeUp.ring();
                     }
+                    wakeUp.otherInstancesRing(true);
                     warned = false;
                 } catch (SQLException e) {
+                    wakeUp.otherInstancesRing(false);
                     if (!running) {
                         return;
                     }
@@ -73,6 +82,7 @@ public final class OutboxNotificationListener implements SmartLifecycle {
     @Override
     public synchronized void stop() {
         running = false;
+        wakeUp.otherInstancesRing(false);
         if (thread != null) {
             notifications.close();
             thread.interrupt();

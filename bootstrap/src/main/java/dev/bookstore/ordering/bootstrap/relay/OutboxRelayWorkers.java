@@ -14,7 +14,10 @@ import org.springframework.context.SmartLifecycle;
 /**
  * The threads that drive the relay use case: drain while there is work, then wait for the doorbell or the
  * poll interval. While the broker is away a worker waits the full poll interval between tries, however often
- * the doorbell rings, so an outage costs one cheap attempt per interval rather than one per order.
+ * the doorbell rings, so an outage costs one cheap attempt per interval rather than one per order. While other
+ * instances' commits ring the doorbell too (PostgreSQL {@code NOTIFY}), an idle worker polls only at the longer
+ * {@code pollIntervalWhenNotified}, as a safety net; after a round that scheduled retries it looks again after
+ * the ordinary poll interval, so an early retry is not held back by the long one.
  */
 public final class OutboxRelayWorkers implements SmartLifecycle {
 
@@ -23,15 +26,18 @@ public final class OutboxRelayWorkers implements SmartLifecycle {
     private final List<RelayOutboxUseCase> relays;
     private final RelayWakeUp wakeUp;
     private final Duration pollInterval;
+    private final Duration pollIntervalWhenNotified;
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicBoolean paused = new AtomicBoolean();
     private final AtomicLong published = new AtomicLong();
     private volatile boolean running;
 
-    public OutboxRelayWorkers(List<RelayOutboxUseCase> relays, RelayWakeUp wakeUp, Duration pollInterval) {
+    public OutboxRelayWorkers(List<RelayOutboxUseCase> relays, RelayWakeUp wakeUp, Duration pollInterval,
+                              Duration pollIntervalWhenNotified) {
         this.relays = List.copyOf(relays);
         this.wakeUp = wakeUp;
         this.pollInterval = pollInterval;
+        this.pollIntervalWhenNotified = pollIntervalWhenNotified;
     }
 
     @Override
@@ -61,7 +67,7 @@ public final class OutboxRelayWorkers implements SmartLifecycle {
                 if (round.released() > 0) {
                     RelayWakeUp.pause(pollInterval);
                 } else {
-                    seen = wakeUp.await(seen, pollInterval);
+                    seen = wakeUp.await(seen, idleWait(round));
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -77,6 +83,10 @@ public final class OutboxRelayWorkers implements SmartLifecycle {
                 }
             }
         }
+    }
+
+    private Duration idleWait(RelayRound round) {
+        return wakeUp.otherInstancesRing() && round.retried() == 0 ? pollIntervalWhenNotified : pollInterval;
     }
 
     /** Stops publishing (claims nothing) until {@link #resume()}; for demonstrations and maintenance. */

@@ -14,6 +14,19 @@ public final class RelayWakeUp {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition rung = lock.newCondition();
     private long rings;
+    private volatile boolean otherInstancesRing;
+
+    /**
+     * Whether commits on other instances ring this doorbell (PostgreSQL {@code LISTEN} is up); while they do,
+     * an idle relay needs to poll only as a safety net.
+     */
+    public boolean otherInstancesRing() {
+        return otherInstancesRing;
+    }
+
+    void otherInstancesRing(boolean ring) {
+        otherInstancesRing = ring;
+    }
 
     public void ring() {
         lock.lock();

@@ -7,7 +7,8 @@ import java.time.Duration;
  *
  * @param pending messages not yet confirmed by the broker and not parked
  * @param parked messages that failed {@code max-attempts} times and wait for an operator
- * @param published confirmed messages still kept (until retention deletes them)
+ * @param published messages ever confirmed by the broker and marked published, also those that retention has
+ *                  deleted since
  * @param oldestPendingAge how long the oldest pending message has waited; zero when nothing is pending
  */
 public record OutboxStats(long pending, long parked, long published, Duration oldestPendingAge) {

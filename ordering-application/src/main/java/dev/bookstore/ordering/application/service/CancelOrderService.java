@@ -26,7 +26,7 @@ final class CancelOrderService implements CancelOrderUseCase {
     public OrderDetails cancelOrder(OrderId orderId, String reason) {
         Order order = orders.findById(orderId).orElseThrow(() -> new OrderNotFoundException(orderId));
         order.cancel(reason, clock.instant());
-        orders.save(order);
+        orders.update(order);
         events.publish(order.pullRecordedEvents());
         return OrderDetails.of(order);
     }

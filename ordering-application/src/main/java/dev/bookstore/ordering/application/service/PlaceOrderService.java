@@ -24,7 +24,7 @@ final class PlaceOrderService implements PlaceOrderUseCase {
     @Override
     public OrderDetails placeOrder(PlaceOrderCommand command) {
         Order order = Order.place(command.customerId(), command.currency(), command.lines(), clock.instant());
-        orders.save(order);
+        orders.add(order);
         events.publish(order.pullRecordedEvents());
         return OrderDetails.of(order);
     }

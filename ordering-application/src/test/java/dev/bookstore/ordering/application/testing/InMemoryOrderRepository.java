@@ -25,7 +25,22 @@ public final class InMemoryOrderRepository implements OrderRepository {
     private int saves;
 
     @Override
-    public synchronized void save(Order order) {
+    public synchronized void add(Order order) {
+        if (orders.containsKey(order.id())) {
+            throw new IllegalStateException("order " + order.id() + " is already stored; add is for new orders");
+        }
+        store(order);
+    }
+
+    @Override
+    public synchronized void update(Order order) {
+        if (!orders.containsKey(order.id())) {
+            throw new IllegalStateException("order " + order.id() + " is not stored; update is for stored orders");
+        }
+        store(order);
+    }
+
+    private void store(Order order) {
         orders.put(order.id(), new StoredOrder(order.id(), order.customerId(), order.currency(), order.lines(),
                 order.status(), order.placedAt()));
         saves++;
@@ -52,7 +67,7 @@ public final class InMemoryOrderRepository implements OrderRepository {
         return orders.size();
     }
 
-    /** How many times {@link #save(Order)} was called. */
+    /** How many times {@link #add(Order)} or {@link #update(Order)} was called. */
     public synchronized int saves() {
         return saves;
     }

@@ -1,6 +1,7 @@
 package dev.bookstore.ordering.application.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bookstore.ordering.domain.order.BookId;
 import dev.bookstore.ordering.domain.order.CustomerId;
@@ -23,7 +24,7 @@ class InMemoryOrderRepositoryTest {
     @Test
     void readsGiveBackTheSavedStateWithoutItsRecordedEvents() {
         Order placed = place(NOW);
-        orders.save(placed);
+        orders.add(placed);
 
         Order loaded = orders.findById(placed.id()).orElseThrow();
 
@@ -36,7 +37,7 @@ class InMemoryOrderRepositoryTest {
     @Test
     void aChangeThatWasNotSavedIsNotSeen() {
         Order placed = place(NOW);
-        orders.save(placed);
+        orders.add(placed);
 
         orders.findById(placed.id()).orElseThrow().cancel("not saved", NOW);
 
@@ -44,11 +45,25 @@ class InMemoryOrderRepositoryTest {
     }
 
     @Test
+    void addIsForNewOrdersAndUpdateForStoredOnes() {
+        Order placed = place(NOW);
+
+        assertThatThrownBy(() -> orders.update(placed)).isInstanceOf(IllegalStateException.class);
+        orders.add(placed);
+        assertThatThrownBy(() -> orders.add(placed)).isInstanceOf(IllegalStateException.class);
+
+        Order loaded = orders.findById(placed.id()).orElseThrow();
+        loaded.cancel("changed my mind", NOW);
+        orders.update(loaded);
+        assertThat(orders.findById(placed.id()).orElseThrow().status()).isEqualTo(OrderStatus.CANCELLED);
+    }
+
+    @Test
     void recentOrdersAreNewestFirst() {
         Order older = place(NOW);
         Order newer = place(NOW.plusSeconds(1));
-        orders.save(newer);
-        orders.save(older);
+        orders.add(newer);
+        orders.add(older);
 
         assertThat(orders.findRecent(10)).extracting(Order::id).containsExactly(newer.id(), older.id());
         assertThat(orders.findRecent(1)).extracting(Order::id).containsExactly(newer.id());

@@ -50,6 +50,8 @@ public final class InMemoryOutboxStore implements OutboxStore {
 
     private final Clock clock;
     private final Map<UUID, MutableRow> rows = new LinkedHashMap<>();
+    /** Like the database's published count: every message ever marked published, also after retention. */
+    private long publishedEver;
     private int claimCalls;
 
     public InMemoryOutboxStore(Clock clock) {
@@ -122,6 +124,7 @@ public final class InMemoryOutboxStore implements OutboxStore {
             row.freeLease();
             changed++;
         }
+        publishedEver += changed;
         return changed;
     }
 
@@ -184,14 +187,13 @@ public final class InMemoryOutboxStore implements OutboxStore {
         Instant now = clock.instant();
         long pending = pending().count();
         long parked = rows.values().stream().filter(row -> row.status() == Status.PARKED).count();
-        long published = rows.values().stream().filter(row -> row.status() == Status.PUBLISHED).count();
         Duration oldestPendingAge = pending()
                 .map(row -> row.message.occurredAt())
                 .min(Comparator.naturalOrder())
                 .map(oldest -> Duration.between(oldest, now))
                 .filter(age -> !age.isNegative())
                 .orElse(Duration.ZERO);
-        return new OutboxStats(pending, parked, published, oldestPendingAge);
+        return new OutboxStats(pending, parked, publishedEver, oldestPendingAge);
     }
 
     /** The row with this id. */

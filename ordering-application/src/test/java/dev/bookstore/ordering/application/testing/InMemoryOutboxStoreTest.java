@@ -275,6 +275,20 @@ class InMemoryOutboxStoreTest {
     }
 
     @Test
+    void thePublishedCountKeepsMessagesThatRetentionDeleted() {
+        OutboxMessage first = append("order-a", start);
+        OutboxMessage second = append("order-b", start);
+        store.claim("relay-1", 2, LEASE, false);
+        store.markPublished("relay-1", List.of(first.id(), second.id()));
+        store.markPublished("relay-1", List.of(first.id()));
+
+        assertThat(store.deletePublishedBefore(start.plusSeconds(1), 10)).isEqualTo(2);
+
+        assertThat(store.rows()).isEmpty();
+        assertThat(store.stats().published()).isEqualTo(2);
+    }
+
+    @Test
     void statsCountEveryStatusAndTheAgeOfTheOldestPendingMessage() {
         OutboxMessage parked = append("order-a", start);
         OutboxMessage published = append("order-b", start.plusSeconds(1));

@@ -19,7 +19,9 @@ import java.util.UUID;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -37,11 +39,13 @@ public class JdbcOutboxStore implements OutboxStore {
             Comparator.comparing(OutboxMessage::occurredAt).thenComparing(OutboxMessage::id);
 
     private final JdbcTemplate jdbc;
+    private final TransactionTemplate transaction;
     private final OutboxDialect dialect;
     private final JsonMapper json;
 
     public JdbcOutboxStore(DataSource dataSource, JsonMapper json) {
         this.jdbc = new JdbcTemplate(dataSource);
+        this.transaction = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
         this.dialect = jdbc.execute((ConnectionCallback<OutboxDialect>) OutboxDialect::of);
         this.json = json;
     }
@@ -67,9 +71,21 @@ public class JdbcOutboxStore implements OutboxStore {
         return claimed;
     }
 
+    /** Marks the rows and adds them to the published count (see {@code V2__outbox_published_count.sql}) at once. */
     @Override
     public int markPublished(String owner, Collection<UUID> ids) {
-        return ids.isEmpty() ? 0 : updateIds(dialect.markPublished(), ids, owner);
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        Integer marked = transaction.execute(status -> {
+            int count = updateIds(dialect.markPublished(), ids, owner);
+            if (count > 0) {
+                jdbc.update(OutboxDialect.COUNT_PUBLISHED, count,
+                        Math.floorMod(owner.hashCode(), OutboxDialect.PUBLISHED_COUNT_SLOTS));
+            }
+            return count;
+        });
+        return marked == null ? 0 : marked;
     }
 
     @Override

@@ -53,6 +53,15 @@ sealed interface OutboxDialect permits PostgresOutboxDialect, SqlServerOutboxDia
                            AND (earlier.occurred_at < m.occurred_at
                                 OR (earlier.occurred_at = m.occurred_at AND earlier.id < m.id)))""";
 
+    /** How many rows the count of published messages is spread over, so that no single row is hot. */
+    int PUBLISHED_COUNT_SLOTS = 64;
+
+    /**
+     * Adds to the count of published messages, in the transaction that marked them; SQL both databases speak.
+     * Parameters: how many were marked, the slot.
+     */
+    String COUNT_PUBLISHED = "UPDATE outbox_published_count SET published = published + ? WHERE slot = ?";
+
     /** Parameters: status ('PENDING' or 'PARKED'), last_error, next_attempt_at (or null to keep), id, owner. */
     default String recordFailure() {
         return """

@@ -8,7 +8,6 @@ import dev.bookstore.ordering.domain.shared.DomainEvent;
 import java.util.List;
 import java.util.Map;
 import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -16,31 +15,31 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 /**
  * {@link DomainEventPublisher} inside the caller's transaction: every event goes to Spring's event bus (where
  * Spring Modulith's JPA registry records it for in-process {@code @ApplicationModuleListener}s), and every
- * event that leaves the service becomes an outbox row. After the transaction commits, and only then, relays
- * are woken: this instance's through {@link OutboxMessagesCommitted}, other instances' through PostgreSQL's
- * transactional {@code NOTIFY}. A rollback leaves no row and wakes nobody.
+ * event that leaves the service becomes an outbox row. After the transaction commits, and only then, the
+ * {@link OutboxCommitListener}s are told (they wake this instance's relay and notify the others). A rollback
+ * leaves no row and wakes nobody.
+ *
+ * <p>Nothing here sends a {@code NOTIFY} inside the order's transaction: PostgreSQL queues notifications under
+ * one global lock taken at commit, so a transactional {@code NOTIFY} in every order would make all order
+ * commits wait for each other ({@link PostgresOutboxNotifier} sends one after commit, coalesced).
  */
 @Component
 class OutboxDomainEventPublisher implements DomainEventPublisher {
-
-    /** The channel relays {@code LISTEN} on. */
-    static final String NOTIFY_CHANNEL = "ordering_outbox";
 
     private final ApplicationEventPublisher springEvents;
     private final EventExternalizer externalizer;
     private final OutboxStore outbox;
     private final TraceContext traceContext;
-    private final JdbcTemplate jdbc;
-    private final boolean notifyOtherInstances;
+    private final List<OutboxCommitListener> commitListeners;
 
     OutboxDomainEventPublisher(ApplicationEventPublisher springEvents, EventExternalizer externalizer,
-                               JdbcOutboxStore outbox, TraceContext traceContext, JdbcTemplate jdbc) {
+                               JdbcOutboxStore outbox, TraceContext traceContext,
+                               List<OutboxCommitListener> commitListeners) {
         this.springEvents = springEvents;
         this.externalizer = externalizer;
         this.outbox = outbox;
         this.traceContext = traceContext;
-        this.jdbc = jdbc;
-        this.notifyOtherInstances = "postgresql".equals(outbox.dialectName());
+        this.commitListeners = List.copyOf(commitListeners);
     }
 
     @Override
@@ -59,21 +58,14 @@ class OutboxDomainEventPublisher implements DomainEventPublisher {
                 appended++;
             }
         }
-        if (appended > 0) {
-            wakeRelaysAfterCommit(appended);
+        if (appended > 0 && !commitListeners.isEmpty()) {
+            int committed = appended;
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCommit() {
+                    commitListeners.forEach(listener -> listener.outboxMessagesCommitted(committed));
+                }
+            });
         }
-    }
-
-    private void wakeRelaysAfterCommit(int appended) {
-        if (notifyOtherInstances) {
-            // NOTIFY is transactional: PostgreSQL delivers it on commit and drops it on rollback.
-            jdbc.queryForObject("SELECT pg_notify(?, '')", Object.class, NOTIFY_CHANNEL);
-        }
-        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-            @Override
-            public void afterCommit() {
-                springEvents.publishEvent(new OutboxMessagesCommitted(appended));
-            }
-        });
     }
 }

@@ -82,7 +82,7 @@ final class PostgresOutboxDialect implements OutboxDialect {
         return """
                 SELECT count(*) FILTER (WHERE status = 'PENDING'),
                        count(*) FILTER (WHERE status = 'PARKED'),
-                       (SELECT count(*) FROM outbox_message WHERE published_at IS NOT NULL),
+                       (SELECT sum(published) FROM outbox_published_count),
                        CAST(EXTRACT(EPOCH FROM now() - min(occurred_at) FILTER (WHERE status = 'PENDING')) * 1000
                             AS bigint)
                   FROM outbox_message WHERE published_at IS NULL""";

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.function.IntSupplier;
 import javax.sql.DataSource;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
@@ -15,19 +16,28 @@ import org.postgresql.PGNotification;
  */
 public final class PostgresOutboxNotifications implements AutoCloseable {
 
+    /** The channel relays {@code LISTEN} on and {@link PostgresOutboxNotifier} notifies. */
+    static final String CHANNEL = "ordering_outbox";
+
     private final DataSource dataSource;
+    private final IntSupplier ownSenderPid;
     private volatile Connection connection;
 
-    public PostgresOutboxNotifications(DataSource dataSource) {
+    /**
+     * @param ownSenderPid the backend process id of this instance's own {@link PostgresOutboxNotifier}
+     *                     connection: its notifications are skipped, as this instance's relay was woken in process
+     */
+    public PostgresOutboxNotifications(DataSource dataSource, IntSupplier ownSenderPid) {
         this.dataSource = dataSource;
+        this.ownSenderPid = ownSenderPid;
     }
 
     /**
      * Blocks up to {@code timeout} for a notification.
      *
-     * @return true if at least one arrived (all pending ones are consumed), or if this call had to start
-     *         listening first: whatever was committed before the {@code LISTEN} was not announced to it, so the
-     *         caller should look; false on timeout
+     * @return true if at least one arrived from another instance (all pending ones are consumed), or if this
+     *         call had to start listening first: whatever was committed before the {@code LISTEN} was not
+     *         announced to it, so the caller should look; false on timeout
      * @throws SQLException when the connection failed; the next call opens a new one
      */
     public boolean await(Duration timeout) throws SQLException {
@@ -38,7 +48,16 @@ public final class PostgresOutboxNotifications implements AutoCloseable {
         try {
             PGNotification[] notifications = listeningConnection().unwrap(PGConnection.class)
                     .getNotifications(Math.toIntExact(Math.max(1, timeout.toMillis())));
-            return notifications != null && notifications.length > 0;
+            if (notifications == null) {
+                return false;
+            }
+            int own = ownSenderPid.getAsInt();
+            for (PGNotification notification : notifications) {
+                if (notification.getPID() != own) {
+                    return true;
+                }
+            }
+            return false;
         } catch (SQLException e) {
             close();
             throw e;
@@ -50,7 +69,7 @@ public final class PostgresOutboxNotifications implements AutoCloseable {
             Connection opened = dataSource.getConnection();
             opened.setAutoCommit(true);
             try (Statement statement = opened.createStatement()) {
-                statement.execute("LISTEN " + OutboxDomainEventPublisher.NOTIFY_CHANNEL);
+                statement.execute("LISTEN " + CHANNEL);
             }
             connection = opened;
         }

@@ -89,7 +89,7 @@ final class SqlServerOutboxDialect implements OutboxDialect {
         return """
                 SELECT SUM(CASE WHEN status = 'PENDING' THEN 1 ELSE 0 END),
                        SUM(CASE WHEN status = 'PARKED' THEN 1 ELSE 0 END),
-                       (SELECT COUNT_BIG(*) FROM outbox_message WHERE published_at IS NOT NULL),
+                       (SELECT SUM(published) FROM outbox_published_count),
                        DATEDIFF_BIG(millisecond,
                                     MIN(CASE WHEN status = 'PENDING' THEN occurred_at END), SYSDATETIMEOFFSET())
                   FROM outbox_message WHERE published_at IS NULL""";

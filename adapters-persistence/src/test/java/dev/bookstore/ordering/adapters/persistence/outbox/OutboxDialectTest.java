@@ -61,6 +61,7 @@ class OutboxDialectTest {
         assertThat(placeholders(dialect.unpark())).isEqualTo(1);
         assertThat(placeholders(dialect.deletePublished())).isEqualTo(2);
         assertThat(placeholders(dialect.stats())).isZero();
+        assertThat(placeholders(OutboxDialect.COUNT_PUBLISHED)).isEqualTo(2);
     }
 
     @Test
@@ -270,6 +271,7 @@ class OutboxDialectTest {
         statements.put("unpark", dialect.unpark());
         statements.put("deletePublished", dialect.deletePublished());
         statements.put("stats", dialect.stats());
+        statements.put("countPublished", OutboxDialect.COUNT_PUBLISHED);
         return statements;
     }
 

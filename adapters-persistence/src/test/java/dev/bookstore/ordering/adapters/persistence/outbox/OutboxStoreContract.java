@@ -82,6 +82,7 @@ abstract class OutboxStoreContract {
         jdbc = new JdbcTemplate(dataSource());
         jdbc.update("DELETE FROM outbox_message");
         jdbc.update("DELETE FROM inbox_message");
+        jdbc.update("UPDATE outbox_published_count SET published = 0");
         transaction = new TransactionTemplate(new DataSourceTransactionManager(dataSource()));
         store = new JdbcOutboxStore(dataSource(), JSON);
         inbox = new JdbcInboxStore(dataSource());
@@ -411,6 +412,22 @@ abstract class OutboxStoreContract {
         assertThat(stats.published()).isEqualTo(1);
         assertThat(stats.oldestPendingAge()).as("ids.get(2) has waited about an hour")
                 .isBetween(Duration.ofMinutes(59), Duration.ofMinutes(70));
+    }
+
+    @Test
+    void thePublishedCountKeepsEveryPublishedMessageAfterRetentionDeletedItAndCountsEachOnce() {
+        List<UUID> ids = appendMessages(4);
+        store.claim("relay-a", 2, LEASE, false);
+        store.claim("relay-b", 2, LEASE, false);
+        store.markPublished("relay-a", ids);
+        store.markPublished("relay-b", ids);
+        // marking again (the owner no longer holds the lease) changes nothing and counts nothing
+        store.markPublished("relay-a", ids);
+
+        assertThat(store.deletePublishedBefore(Instant.now().plus(Duration.ofDays(1)), 10)).isEqualTo(4);
+
+        assertThat(remainingIds()).isEmpty();
+        assertThat(store.stats()).isEqualTo(new OutboxStats(0, 0, 4, Duration.ZERO));
     }
 
     @Test

@@ -5,10 +5,20 @@ import dev.bookstore.ordering.domain.order.OrderId;
 import java.util.List;
 import java.util.Optional;
 
-/** Where orders are kept. Saving joins the caller's transaction. */
+/** Where orders are kept. Writes join the caller's transaction. */
 public interface OrderRepository {
 
-    void save(Order order);
+    /**
+     * Stores a new order. It is inserted and nothing else: a new aggregate is never read first, so placing an
+     * order costs one insert per table.
+     */
+    void add(Order order);
+
+    /**
+     * Stores the changed state of an order that was read in the same transaction. Only the status of an order
+     * changes after it is placed.
+     */
+    void update(Order order);
 
     Optional<Order> findById(OrderId id);
 

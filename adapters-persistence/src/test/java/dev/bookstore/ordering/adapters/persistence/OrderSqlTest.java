@@ -1,0 +1,47 @@
+package dev.bookstore.ordering.adapters.persistence;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatNoException;
+
+import java.util.Map;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The hand-written order statements are the same on PostgreSQL and SQL Server: checked here without a database,
+ * so they are checked where no SQL Server runs. {@code PlaceOrderIT} runs them on PostgreSQL.
+ */
+class OrderSqlTest {
+
+    private static final Map<String, String> STATEMENTS = Map.of(
+            "insert order", OrderSql.INSERT_ORDER,
+            "insert line", OrderSql.INSERT_LINE,
+            "newest first", OrderSql.NEWEST_FIRST);
+
+    @Test
+    void everyStatementParses() {
+        STATEMENTS.forEach((name, sql) -> assertThatNoException().as(name)
+                .isThrownBy(() -> CCJSqlParserUtil.parse(sql)));
+    }
+
+    @Test
+    void everyStatementHasThePlaceholdersTheAdapterBinds() {
+        assertThat(OrderSql.INSERT_ORDER.chars().filter(c -> c == '?')).hasSize(6);
+        assertThat(OrderSql.INSERT_LINE.chars().filter(c -> c == '?')).hasSize(5);
+        assertThat(OrderSql.NEWEST_FIRST.chars().filter(c -> c == '?')).hasSize(1);
+    }
+
+    @Test
+    void theNewestOrdersAreLimitedWithStandardSqlThatSqlServerAcceptsInADerivedTable() {
+        // SQL Server has no LIMIT, and refuses ORDER BY in a derived table unless TOP or OFFSET ... FETCH is given.
+        assertThat(OrderSql.NEWEST_FIRST).doesNotContainIgnoringCase("LIMIT")
+                .contains("ORDER BY placed_at DESC, id DESC\n         OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY) o");
+    }
+
+    @Test
+    void theParserRejectsABrokenStatement() {
+        // Proves everyStatementParses can fail.
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() ->
+                CCJSqlParserUtil.parse(OrderSql.NEWEST_FIRST.replace("ROWS ONLY) o", "ROWS ONLY o")))).isNotNull();
+    }
+}
