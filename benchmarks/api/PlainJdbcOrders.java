@@ -1,0 +1,223 @@
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The plain-JDBC half of the database baseline: the statements of order.pgb, nothing else. C threads, each with its
+ * own connection (autoCommit off, prepared statements), write orders back to back for the given seconds; one order
+ * is one transaction of three INSERTs and a COMMIT:
+ *
+ * <pre>
+ *   INSERT INTO orders ... VALUES (gen_random_uuid(), ...) RETURNING id
+ *   INSERT INTO order_line ... VALUES (...), (...)              -- two lines in one statement
+ *   INSERT INTO outbox_message ... CAST(? AS jsonb), CAST(? AS jsonb) ...
+ *   COMMIT
+ * </pre>
+ *
+ * The values are those of order.pgb, bound as parameters. The rows stay behind; run.sh truncates the tables after
+ * every baseline run. Prints errors (the first five) to stderr and one line to stdout:
+ * {@code RESULT clients=8 orders=12345 seconds=15.00 tps=823.0 avg_ms=9.71 p50_ms=8.20 p99_ms=25.10 errors=0}.
+ *
+ * <p>Run (JDK 17 single-file launcher): {@code java -cp postgresql.jar PlainJdbcOrders.java --url jdbc:postgresql://
+ * 127.0.0.1:5432/ordering_bench --user postgres --clients 8 --seconds 15 [--warmup-seconds 2]}
+ */
+public class PlainJdbcOrders {
+
+    static final String INSERT_ORDER = "INSERT INTO orders (id, customer_id, currency, total, status, placed_at, version)"
+            + " VALUES (gen_random_uuid(), ?, ?, ?, ?, now(), 0) RETURNING id";
+    static final String INSERT_LINES = "INSERT INTO order_line (order_id, line_no, book_id, quantity, unit_price)"
+            + " VALUES (?, ?, ?, ?, ?), (?, ?, ?, ?, ?)";
+    static final String INSERT_OUTBOX = "INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange,"
+            + " routing_key, payload, headers, occurred_at) VALUES (gen_random_uuid(), ?, ?, ?, ?, ?,"
+            + " CAST(? AS jsonb), CAST(? AS jsonb), now())";
+
+    static final UUID CUSTOMER = UUID.fromString("0192b7a4-5d1e-7c3a-9f00-3b1c2d4e5f60");
+    static final BigDecimal TOTAL = new BigDecimal("134.79");
+    static final String PAYLOAD = "{\"orderId\":\"x\",\"customerId\":\"0192b7a4-5d1e-7c3a-9f00-3b1c2d4e5f60\","
+            + "\"total\":\"134.79\",\"currency\":\"EUR\",\"items\":[{\"bookId\":\"978-0134494166\",\"quantity\":2,"
+            + "\"unitPrice\":\"39.90\"},{\"bookId\":\"978-0321125217\",\"quantity\":1,\"unitPrice\":\"54.99\"}]}";
+    static final String HEADERS = "{\"traceparent\":\"00-31e920cff5767786d4644e60b915f9ef-2eae8bafbc9c7c32-01\"}";
+
+    public static void main(String[] args) throws Exception {
+        String url = null;
+        String user = "postgres";
+        String password = System.getenv().getOrDefault("PGPASSWORD", "");
+        int clients = 1;
+        double seconds = 15;
+        double warmupSeconds = 2;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--url" -> url = args[++i];
+                case "--user" -> user = args[++i];
+                case "--clients" -> clients = Integer.parseInt(args[++i]);
+                case "--seconds" -> seconds = Double.parseDouble(args[++i]);
+                case "--warmup-seconds" -> warmupSeconds = Double.parseDouble(args[++i]);
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+            }
+        }
+        if (url == null) {
+            throw new IllegalArgumentException("--url is required");
+        }
+        Properties props = new Properties();
+        props.setProperty("user", user);
+        props.setProperty("password", password);
+
+        List<Connection> connections = new ArrayList<>();
+        for (int i = 0; i < clients; i++) {
+            Connection connection = DriverManager.getConnection(url, props);
+            connection.setAutoCommit(false);
+            connections.add(connection);
+        }
+
+        // Untimed warm-up (JIT, server-side prepared statements), then the timed run with fresh recorders.
+        if (warmupSeconds > 0) {
+            run(connections, warmupSeconds, 1024);
+        }
+        Result result = run(connections, seconds, 65536);
+        for (Connection connection : connections) {
+            connection.close();
+        }
+
+        long[] all = result.latenciesNs;
+        Arrays.sort(all);
+        double avgMs = all.length == 0 ? 0 : Arrays.stream(all).average().orElse(0) / 1e6;
+        double tps = all.length / result.elapsedSeconds;
+        System.out.printf(java.util.Locale.ROOT,
+                "RESULT clients=%d orders=%d seconds=%.2f tps=%.1f avg_ms=%.3f p50_ms=%.3f p99_ms=%.3f errors=%d%n",
+                clients, all.length, result.elapsedSeconds, tps, avgMs, percentile(all, 0.50) / 1e6,
+                percentile(all, 0.99) / 1e6, result.errors);
+    }
+
+    record Result(long[] latenciesNs, double elapsedSeconds, long errors) {
+    }
+
+    static Result run(List<Connection> connections, double seconds, int initialCapacity) throws InterruptedException {
+        int clients = connections.size();
+        CountDownLatch ready = new CountDownLatch(clients);
+        CountDownLatch go = new CountDownLatch(1);
+        AtomicLong errors = new AtomicLong();
+        long[][] perThread = new long[clients][];
+        int[] counts = new int[clients];
+        long durationNs = (long) (seconds * 1e9);
+        long[] startHolder = new long[1];
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < clients; t++) {
+            final int index = t;
+            Connection connection = connections.get(t);
+            Thread thread = new Thread(() -> {
+                long[] latencies = new long[initialCapacity];
+                int n = 0;
+                try (PreparedStatement order = connection.prepareStatement(INSERT_ORDER);
+                     PreparedStatement lines = connection.prepareStatement(INSERT_LINES);
+                     PreparedStatement outbox = connection.prepareStatement(INSERT_OUTBOX)) {
+                    ready.countDown();
+                    go.await();
+                    long end = startHolder[0] + durationNs;
+                    while (true) {
+                        long begin = System.nanoTime();
+                        if (begin - end >= 0) {
+                            break;
+                        }
+                        try {
+                            placeOrder(connection, order, lines, outbox);
+                        } catch (SQLException e) {
+                            if (errors.incrementAndGet() <= 5) {
+                                System.err.println("jdbc: " + e.getMessage());
+                            }
+                            try {
+                                connection.rollback();
+                            } catch (SQLException ignored) {
+                                // the next order reports the connection if it is gone
+                            }
+                            continue;
+                        }
+                        if (n == latencies.length) {
+                            latencies = Arrays.copyOf(latencies, n * 2);
+                        }
+                        latencies[n++] = System.nanoTime() - begin;
+                    }
+                } catch (SQLException | InterruptedException e) {
+                    errors.incrementAndGet();
+                    System.err.println("jdbc: " + e);
+                    ready.countDown();
+                }
+                perThread[index] = latencies;
+                counts[index] = n;
+            }, "jdbc-client-" + t);
+            threads.add(thread);
+            thread.start();
+        }
+        ready.await();
+        startHolder[0] = System.nanoTime();
+        go.countDown();
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        double elapsed = (System.nanoTime() - startHolder[0]) / 1e9;
+        int total = 0;
+        for (int count : counts) {
+            total += count;
+        }
+        long[] all = new long[total];
+        int at = 0;
+        for (int t = 0; t < clients; t++) {
+            if (perThread[t] != null) {
+                System.arraycopy(perThread[t], 0, all, at, counts[t]);
+                at += counts[t];
+            }
+        }
+        return new Result(Arrays.copyOf(all, at), elapsed, errors.get());
+    }
+
+    static void placeOrder(Connection connection, PreparedStatement order, PreparedStatement lines,
+                           PreparedStatement outbox) throws SQLException {
+        order.setObject(1, CUSTOMER);
+        order.setString(2, "EUR");
+        order.setBigDecimal(3, TOTAL);
+        order.setString(4, "PLACED");
+        UUID orderId;
+        try (ResultSet rs = order.executeQuery()) {
+            rs.next();
+            orderId = rs.getObject(1, UUID.class);
+        }
+        lines.setObject(1, orderId);
+        lines.setInt(2, 1);
+        lines.setString(3, "978-0134494166");
+        lines.setInt(4, 2);
+        lines.setBigDecimal(5, new BigDecimal("39.90"));
+        lines.setObject(6, orderId);
+        lines.setInt(7, 2);
+        lines.setString(8, "978-0321125217");
+        lines.setInt(9, 1);
+        lines.setBigDecimal(10, new BigDecimal("54.99"));
+        lines.executeUpdate();
+        outbox.setString(1, "order");
+        outbox.setString(2, orderId.toString());
+        outbox.setString(3, "bookstore.order-placed.v1");
+        outbox.setString(4, "bookstore.ordering");
+        outbox.setString(5, "order.placed");
+        outbox.setString(6, PAYLOAD);
+        outbox.setString(7, HEADERS);
+        outbox.executeUpdate();
+        connection.commit();
+    }
+
+    /** Nearest rank: the smallest value with at least fraction p of all values at or below it. */
+    static long percentile(long[] sorted, double p) {
+        if (sorted.length == 0) {
+            return 0;
+        }
+        int rank = (int) Math.ceil(p * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+    }
+}

@@ -1,0 +1,506 @@
+#!/usr/bin/env bash
+# The order API's performance next to a database baseline, measured in the same run. See README.md.
+#
+#   benchmarks/api/run.sh [JAR]
+#
+# Knobs (environment): JAR, DURATION, WARMUP, CONCURRENCY, OPEN_RATE, OPEN_SECONDS, STEP_RATES, STEP_SECONDS,
+# P99_LIMIT_MS, IDLE_SECONDS, PORT, JAVA_OPTS, EXTRA_ARGS, AUTH_HEADER, KEEP_DB, DB_HOST, DB_PORT, DB_USER,
+# RABBIT_HOST, RABBIT_PORT.
+set -euo pipefail
+
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO_ROOT=$(cd "$BENCH_DIR/../.." && pwd)
+CALLER_DIR=$PWD
+cd "$REPO_ROOT"
+
+DEFAULT_JAR=bootstrap/target/ordering-service.jar
+JAR=${JAR:-${1:-$DEFAULT_JAR}}
+DURATION=${DURATION:-15}
+WARMUP=${WARMUP:-60}
+CONCURRENCY=${CONCURRENCY:-1 8 32 64}
+OPEN_RATE=${OPEN_RATE:-200}
+OPEN_SECONDS=${OPEN_SECONDS:-30}
+STEP_RATES=${STEP_RATES:-200 400 600 800 1000 1200 1600 2000}
+STEP_SECONDS=${STEP_SECONDS:-10}
+P99_LIMIT_MS=${P99_LIMIT_MS:-50}
+IDLE_SECONDS=${IDLE_SECONDS:-60}
+PORT=${PORT:-18080}
+JAVA_OPTS=${JAVA_OPTS:-}
+EXTRA_ARGS=${EXTRA_ARGS:-}
+# Hook for the coming bearer token: the value of the Authorization header ("Bearer eyJ..."), sent by wrk and OpenLoop.
+AUTH_HEADER=${AUTH_HEADER:-}
+KEEP_DB=${KEEP_DB:-0}
+DB_HOST=${DB_HOST:-127.0.0.1}
+DB_PORT=${DB_PORT:-5432}
+DB_USER=${DB_USER:-postgres}
+RABBIT_HOST=${RABBIT_HOST:-127.0.0.1}
+RABBIT_PORT=${RABBIT_PORT:-5672}
+
+DB_NAME=ordering_bench
+EXCHANGE=bookstore.ordering
+QUEUE=bench.orders
+HEAP=-Xmx256m
+RELAY_SETTLE_SECONDS=10
+
+WORK="$BENCH_DIR/target"
+STAMP=$(date +%Y%m%d-%H%M%S)
+mkdir -p "$WORK"
+RUN_LOG="$WORK/run-$STAMP.log"
+RESULT="$WORK/result-$STAMP.md"
+REPORT="$WORK/report-$STAMP.tmp"
+: >"$REPORT"
+
+# Console output also goes to the run log (tee -i: Ctrl-C must not kill the log before the cleanup has run).
+exec > >(tee -i -a "$RUN_LOG") 2>&1
+# The console, for the traps: a trap runs with the redirections of the command it interrupted (e.g. a helper's
+# output file), so it writes here.
+exec {CONSOLE}>&1
+
+log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*"; }
+die() {
+    log "ERROR: $*"
+    exit 1
+}
+
+SERVICE_PID=""
+HELPER_PID=""
+QUEUE_DECLARED=0
+DB_CREATED=0
+CP=""
+CLEANED=0
+
+stop_service() {
+    local pid=$SERVICE_PID
+    [[ -n $pid ]] || return 0
+    SERVICE_PID=""
+    if kill -0 "$pid" 2>/dev/null; then
+        kill -TERM "$pid" 2>/dev/null || true
+        for _ in $(seq 1 60); do
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.5
+        done
+        if kill -0 "$pid" 2>/dev/null; then
+            log "service $pid did not stop within 30 s; killing it"
+            kill -KILL "$pid" 2>/dev/null || true
+        fi
+    fi
+    wait "$pid" 2>/dev/null || true
+}
+
+cleanup() {
+    local status=$?
+    [[ $CLEANED == 1 ]] && return 0
+    CLEANED=1
+    trap - EXIT INT TERM
+    set +e
+    exec >&"$CONSOLE" 2>&1
+    if [[ -n $HELPER_PID ]] && kill -0 "$HELPER_PID" 2>/dev/null; then
+        kill -TERM "$HELPER_PID" 2>/dev/null
+        wait "$HELPER_PID" 2>/dev/null
+    fi
+    if [[ -n $SERVICE_PID ]]; then
+        log "stopping the service (pid $SERVICE_PID)"
+        stop_service
+    fi
+    if [[ $QUEUE_DECLARED == 1 && -n $CP ]]; then
+        java -cp "$CP" -Dslf4j.internal.verbosity=ERROR "$BENCH_DIR/BenchQueue.java" \
+            "$RABBIT_HOST" "$RABBIT_PORT" "$QUEUE" "$EXCHANGE" delete >/dev/null 2>&1 &&
+            log "deleted queue $QUEUE" || log "could not delete queue $QUEUE"
+    fi
+    if [[ $DB_CREATED == 1 ]]; then
+        if [[ $KEEP_DB == 1 ]]; then
+            log "KEEP_DB=1: database $DB_NAME kept"
+        else
+            psql_admin "DROP DATABASE IF EXISTS $DB_NAME WITH (FORCE)" >/dev/null 2>&1 &&
+                log "dropped database $DB_NAME" || log "could not drop database $DB_NAME"
+        fi
+    fi
+    rm -f "$REPORT" "$WORK"/pgbench-c*.log.* 2>/dev/null
+    if [[ $status != 0 ]]; then
+        log "FAILED (exit $status); console log: ${RUN_LOG#"$REPO_ROOT"/}"
+    fi
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'log "interrupted" >&"$CONSOLE"; exit 130' INT
+trap 'log "terminated" >&"$CONSOLE"; exit 143' TERM
+
+psql_admin() { PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -h "$DB_HOST" -p "$DB_PORT" -U "$DB_USER" -d postgres -Atc "$1"; }
+psql_bench() { PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -h "$DB_HOST" -p "$DB_PORT" -U "$DB_USER" -d "$DB_NAME" -Atc "$1"; }
+
+# Lines of the final report (markdown), printed and saved at the end.
+report() { printf '%s\n' "$*" >>"$REPORT"; }
+
+# Runs a helper in the background so that the traps can stop it, and waits for it.
+run_helper() {
+    "$@" &
+    HELPER_PID=$!
+    local status=0
+    wait "$HELPER_PID" || status=$?
+    HELPER_PID=""
+    return "$status"
+}
+
+bench_queue() {
+    java -cp "$CP" -Dslf4j.internal.verbosity=ERROR "$BENCH_DIR/BenchQueue.java" \
+        "$RABBIT_HOST" "$RABBIT_PORT" "$QUEUE" "$EXCHANGE" "$1"
+}
+
+order_count() { psql_bench "SELECT count(*) FROM orders"; }
+
+# utime + stime of the service process, in clock ticks (fields 14 and 15 of /proc/PID/stat, after the comm field).
+cpu_ticks() { sed 's/^.*) //' "/proc/$SERVICE_PID/stat" | awk '{print $12 + $13}'; }
+
+# wrk prints latencies as 812.00us, 4.80ms, 1.02s or 1.00m; this gives milliseconds.
+wrk_ms() {
+    awk -v v="$1" 'BEGIN {
+        n = v + 0; u = v; sub(/^[0-9.]+/, "", u);
+        if (u == "us") n /= 1000; else if (u == "s") n *= 1000; else if (u == "m") n *= 60000;
+        printf "%.2f", n }'
+}
+
+fmt_ms() { awk -v v="$1" 'BEGIN { if (v < 10) printf "%.2f ms", v; else if (v < 100) printf "%.1f ms", v; else printf "%.0f ms", v }'; }
+
+# sleep that a signal interrupts at once (bash runs traps only after a foreground command has ended)
+pause() { run_helper sleep "$1"; }
+
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# ---------------------------------------------------------------------------------------------------------------
+# 1. Prerequisites
+# ---------------------------------------------------------------------------------------------------------------
+log "API benchmark; console log: ${RUN_LOG#"$REPO_ROOT"/}"
+if ! command -v wrk >/dev/null; then
+    log "installing wrk (apt-get)"
+    SUDO=""
+    [[ $(id -u) == 0 ]] || SUDO=sudo
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null
+    command -v wrk >/dev/null || die "wrk could not be installed"
+fi
+for tool in java psql pgbench curl awk sort; do
+    command -v "$tool" >/dev/null || die "$tool is not installed"
+done
+psql_admin "SELECT 1" >/dev/null || die "PostgreSQL does not answer on $DB_HOST:$DB_PORT (user $DB_USER)"
+timeout 5 bash -c "exec 3<>/dev/tcp/$RABBIT_HOST/$RABBIT_PORT" 2>/dev/null ||
+    die "RabbitMQ does not answer on $RABBIT_HOST:$RABBIT_PORT"
+
+if [[ $JAR != /* ]]; then
+    if [[ -f "$CALLER_DIR/$JAR" ]]; then JAR="$CALLER_DIR/$JAR"; else JAR="$REPO_ROOT/$JAR"; fi
+fi
+if [[ ! -f $JAR ]]; then
+    [[ $JAR == "$REPO_ROOT/$DEFAULT_JAR" ]] || die "jar not found: $JAR"
+    log "building $DEFAULT_JAR (./mvnw -B -q -DskipTests package)"
+    ./mvnw -B -q -DskipTests package
+    [[ -f $JAR ]] || die "the build did not produce $DEFAULT_JAR"
+fi
+
+# The helpers' libraries come out of the service jar: no Maven lookup. amqp-client 5.2x needs Netty on the class
+# path even for its default socket I/O (ConnectionFactory references it), so the netty-* jars come along.
+LIB="$WORK/lib"
+rm -rf "$LIB"
+mkdir -p "$LIB"
+if command -v unzip >/dev/null; then
+    unzip -j -o -q "$JAR" 'BOOT-INF/lib/postgresql-*.jar' 'BOOT-INF/lib/amqp-client-*.jar' \
+        'BOOT-INF/lib/slf4j-api-*.jar' 'BOOT-INF/lib/netty-*.jar' -d "$LIB"
+else
+    entries=$(jar tf "$JAR" | grep -E '^BOOT-INF/lib/(postgresql|amqp-client|slf4j-api|netty-.*)-[0-9].*\.jar$')
+    # shellcheck disable=SC2086
+    (cd "$LIB" && jar xf "$JAR" $entries && mv BOOT-INF/lib/*.jar . && rm -rf BOOT-INF)
+fi
+for lib in postgresql amqp-client slf4j-api; do
+    compgen -G "$LIB/$lib-*.jar" >/dev/null || die "BOOT-INF/lib/$lib-*.jar not found in the jar"
+done
+CP=$(printf '%s:' "$LIB"/*.jar)
+CP=${CP%:}
+
+read -r -a JAVA_OPTS_ARRAY <<<"$JAVA_OPTS"
+read -r -a EXTRA_ARGS_ARRAY <<<"$EXTRA_ARGS"
+JVM_FLAGS=("$HEAP" -XX:+PrintCommandLineFlags "${JAVA_OPTS_ARRAY[@]}")
+
+SERVICE_RUN=0
+start_service() {
+    while port_in_use "$PORT"; do
+        log "port $PORT is taken; trying $((PORT + 1))"
+        PORT=$((PORT + 1))
+    done
+    BASE_URL="http://127.0.0.1:$PORT"
+    APP_ARGS=(--spring.profiles.active=postgres
+        "--spring.datasource.url=jdbc:postgresql://$DB_HOST:$DB_PORT/$DB_NAME"
+        "--spring.datasource.username=$DB_USER"
+        "--spring.rabbitmq.host=$RABBIT_HOST"
+        "--spring.rabbitmq.port=$RABBIT_PORT"
+        "--server.port=$PORT"
+        "${EXTRA_ARGS_ARRAY[@]}")
+    SERVICE_RUN=$((SERVICE_RUN + 1))
+    SERVICE_LOG="$WORK/service-$STAMP-$SERVICE_RUN.log"
+    log "starting the service: java ${JVM_FLAGS[*]} -jar $(basename "$JAR") ${APP_ARGS[*]}"
+    java "${JVM_FLAGS[@]}" -jar "$JAR" "${APP_ARGS[@]}" >"$SERVICE_LOG" 2>&1 &
+    SERVICE_PID=$!
+    local started=$SECONDS
+    until [[ $(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$BASE_URL/actuator/health" || true) == 200 ]]; do
+        if ! kill -0 "$SERVICE_PID" 2>/dev/null; then
+            SERVICE_PID=""
+            tail -n 30 "$SERVICE_LOG" || true
+            die "the service exited during start; log: ${SERVICE_LOG#"$REPO_ROOT"/}"
+        fi
+        ((SECONDS - started < 180)) || {
+            tail -n 30 "$SERVICE_LOG" || true
+            die "the service was not healthy within 180 s; log: ${SERVICE_LOG#"$REPO_ROOT"/}"
+        }
+        sleep 1
+    done
+    log "service up (pid $SERVICE_PID) in $((SECONDS - started)) s; log: ${SERVICE_LOG#"$REPO_ROOT"/}"
+}
+
+# ---------------------------------------------------------------------------------------------------------------
+# 2.-3. Fresh database; the service creates the schema (Flyway) and stops again
+# ---------------------------------------------------------------------------------------------------------------
+log "fresh database $DB_NAME"
+psql_admin "DROP DATABASE IF EXISTS $DB_NAME WITH (FORCE)" >/dev/null
+psql_admin "CREATE DATABASE $DB_NAME" >/dev/null
+DB_CREATED=1
+
+start_service
+[[ $(psql_bench "SELECT to_regclass('public.outbox_message') IS NOT NULL") == t ]] ||
+    die "the service started but outbox_message does not exist"
+IN_EFFECT=$(grep -m1 -- '-XX:' "$SERVICE_LOG" | sed 's/[[:space:]]*$//' || echo "(not found in the log)")
+log "schema created; stopping the service for the baseline"
+stop_service
+
+# ---------------------------------------------------------------------------------------------------------------
+# 4. The benchmark queue, bound to the service's exchange
+# ---------------------------------------------------------------------------------------------------------------
+QUEUE_OUT=$(bench_queue declare) || die "could not declare queue $QUEUE on RabbitMQ"
+QUEUE_DECLARED=1
+RABBIT_VERSION=$(sed -n 's/^rabbitmq_version=//p' <<<"$QUEUE_OUT")
+log "queue $QUEUE declared, bound to $EXCHANGE with order.# and purged (RabbitMQ $RABBIT_VERSION)"
+
+# ---------------------------------------------------------------------------------------------------------------
+# 5. Baseline: the database alone (service stopped), pgbench and plain JDBC
+# ---------------------------------------------------------------------------------------------------------------
+truncate_orders() { psql_bench "TRUNCATE orders, order_line, outbox_message CASCADE" >/dev/null; }
+
+declare -A BASE_TPS BASE_P50 BASE_P99 BASE_CELL
+for c in $CONCURRENCY; do
+    threads=$((c < 2 ? 1 : 2))
+    prefix="$WORK/pgbench-c$c.log"
+    rm -f "$prefix".*
+    log "baseline, service stopped: pgbench, $c clients, ${DURATION} s"
+    run_helper pgbench -h "$DB_HOST" -p "$DB_PORT" -U "$DB_USER" -n -M prepared -c "$c" -j "$threads" \
+        -T "$DURATION" --log --log-prefix="$prefix" -f "$BENCH_DIR/order.pgb" "$DB_NAME" \
+        >"$WORK/pgbench-c$c.out" 2>&1 || {
+        cat "$WORK/pgbench-c$c.out"
+        die "pgbench failed"
+    }
+    pg_tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$WORK/pgbench-c$c.out" | tail -n 1)
+    pg_avg=$(sed -n 's/^latency average = \([0-9.]*\) ms.*/\1/p' "$WORK/pgbench-c$c.out")
+    [[ -n $pg_tps ]] || die "no tps in the pgbench output"
+    # per-transaction log: client_id transaction_no time_us script_no epoch epoch_us
+    read -r pg_p50 pg_p99 < <(cat "$prefix".* | awk '{print $3}' | sort -n | awk '
+        { v[NR] = $1 }
+        END {
+            if (NR == 0) { print "0 0"; exit }
+            r50 = 0.50 * NR; i50 = int(r50); if (i50 < r50) i50++; if (i50 < 1) i50 = 1
+            r99 = 0.99 * NR; i99 = int(r99); if (i99 < r99) i99++; if (i99 < 1) i99 = 1
+            printf "%.3f %.3f\n", v[i50] / 1000, v[i99] / 1000 }')
+    rm -f "$prefix".*
+    truncate_orders
+
+    log "baseline, service stopped: plain JDBC, $c clients, ${DURATION} s"
+    run_helper java -cp "$CP" -Dslf4j.internal.verbosity=ERROR "$BENCH_DIR/PlainJdbcOrders.java" \
+        --url "jdbc:postgresql://$DB_HOST:$DB_PORT/$DB_NAME" --user "$DB_USER" --clients "$c" \
+        --seconds "$DURATION" >"$WORK/jdbc-c$c.out" || {
+        cat "$WORK/jdbc-c$c.out"
+        die "PlainJdbcOrders failed"
+    }
+    result=$(grep '^RESULT ' "$WORK/jdbc-c$c.out") || die "no RESULT line from PlainJdbcOrders"
+    jd_tps=$(sed -n 's/.* tps=\([0-9.]*\).*/\1/p' <<<"$result")
+    jd_p50=$(sed -n 's/.* p50_ms=\([0-9.]*\).*/\1/p' <<<"$result")
+    jd_p99=$(sed -n 's/.* p99_ms=\([0-9.]*\).*/\1/p' <<<"$result")
+    jd_errors=$(sed -n 's/.* errors=\([0-9]*\).*/\1/p' <<<"$result")
+    [[ $jd_errors == 0 ]] || log "WARNING: PlainJdbcOrders reported $jd_errors errors"
+    truncate_orders
+
+    log "  pgbench $pg_tps tx/s (avg $pg_avg ms, p50 $pg_p50 ms, p99 $pg_p99 ms);" \
+        "jdbc $jd_tps tx/s (p50 $jd_p50 ms, p99 $jd_p99 ms)"
+    if awk -v a="$pg_tps" -v b="$jd_tps" 'BEGIN { exit !(a >= b) }'; then
+        BASE_TPS[$c]=$pg_tps BASE_P50[$c]=$pg_p50 BASE_P99[$c]=$pg_p99
+        BASE_CELL[$c]=$(printf '**%.0f** / %.0f (pgbench)' "$pg_tps" "$jd_tps")
+    else
+        BASE_TPS[$c]=$jd_tps BASE_P50[$c]=$jd_p50 BASE_P99[$c]=$jd_p99
+        BASE_CELL[$c]=$(printf '%.0f / **%.0f** (jdbc)' "$pg_tps" "$jd_tps")
+    fi
+done
+psql_bench "VACUUM ANALYZE" >/dev/null
+
+# ---------------------------------------------------------------------------------------------------------------
+# 6.-7. The service again: warm-up, then the closed loop (wrk)
+# ---------------------------------------------------------------------------------------------------------------
+start_service
+CLK_TCK=$(getconf CLK_TCK)
+export AUTH_HEADER
+URL="$BASE_URL/orders"
+
+if ((WARMUP > 0)); then
+    log "warm-up: wrk, 32 connections, ${WARMUP} s (not reported)"
+    run_helper wrk -t2 -c32 -d"${WARMUP}s" --timeout 10s -s "$BENCH_DIR/post-order.lua" "$URL" \
+        >"$WORK/wrk-warmup.out" 2>&1 || {
+        cat "$WORK/wrk-warmup.out"
+        die "wrk failed"
+    }
+    pause 2
+fi
+bench_queue purge >/dev/null
+
+CLOSED_ROWS=()
+CHECKS=()
+for c in $CONCURRENCY; do
+    threads=$((c < 2 ? 1 : 2))
+    out="$WORK/wrk-c$c.out"
+    log "closed loop: wrk, $c connections, ${DURATION} s (relay on)"
+    orders0=$(order_count)
+    cpu0=$(cpu_ticks)
+    run_helper wrk -t"$threads" -c"$c" -d"${DURATION}s" --timeout 10s --latency -s "$BENCH_DIR/post-order.lua" \
+        "$URL" >"$out" 2>&1 || {
+        cat "$out"
+        die "wrk failed"
+    }
+    pause 1 # answers in flight when wrk stopped, and the relay behind them
+    cpu1=$(cpu_ticks)
+    orders1=$(order_count)
+
+    rps=$(awk '/^Requests\/sec:/ {print $2}' "$out")
+    p50=$(wrk_ms "$(awk '$1 == "50%" {print $2}' "$out")")
+    p99=$(wrk_ms "$(awk '$1 == "99%" {print $2}' "$out")")
+    requests=$(awk '/ requests in / {print $1}' "$out")
+    non2xx=$(awk -F': *' '/Non-2xx or 3xx responses/ {print $2}' "$out")
+    non201=$(awk -F': *' '/^non-201 responses/ {print $2}' "$out")
+    socket_errors=$(grep -o 'Socket errors:.*' "$out" || true)
+    [[ -n $rps && -n $requests ]] || {
+        cat "$out"
+        die "could not parse the wrk output"
+    }
+    non2xx=${non2xx:-0}
+    non201=${non201:-$non2xx}
+    created=$((requests - non201))
+    orders=$((orders1 - orders0))
+    cpu_ms=$(awk -v t="$((cpu1 - cpu0))" -v hz="$CLK_TCK" -v n="$orders" \
+        'BEGIN { if (n > 0) printf "%.2f", t * 1000 / hz / n; else print "–" }')
+    ratio=$(awk -v a="$rps" -v b="${BASE_TPS[$c]}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "–" }')
+    log "  $rps req/s, p50 $p50 ms, p99 $p99 ms, $cpu_ms CPU ms/order; $orders orders written, $created answered 201"
+    CLOSED_ROWS+=("| $c | $(printf '%.0f' "$rps") | $(fmt_ms "$p50") | $(fmt_ms "$p99") | $cpu_ms | ${BASE_CELL[$c]} | $(fmt_ms "${BASE_P50[$c]}") | $(fmt_ms "${BASE_P99[$c]}") | $ratio |")
+    check="$c connections: $orders orders written, $created answered 201, $non201 not 201"
+    [[ -n $socket_errors ]] && check+=", $socket_errors"
+    # an order whose answer was cut off when wrk stopped is written but not counted: up to c of them
+    if ((orders - created > c || created - orders > 0)); then
+        check+=" (**mismatch**)"
+    fi
+    CHECKS+=("$check")
+    bench_queue purge >/dev/null
+done
+
+# ---------------------------------------------------------------------------------------------------------------
+# 8. Open loop (OpenLoop.java: fixed schedule, HTTP and end-to-end latencies, lost messages)
+# ---------------------------------------------------------------------------------------------------------------
+log "open loop: $OPEN_RATE req/s for $OPEN_SECONDS s, then steps ${STEP_RATES// /,} req/s, $STEP_SECONDS s each"
+run_helper java -cp "$CP" -Dslf4j.internal.verbosity=ERROR "$BENCH_DIR/OpenLoop.java" --url "$URL" \
+    --amqp-host "$RABBIT_HOST" --amqp-port "$RABBIT_PORT" --queue "$QUEUE" \
+    --rate "$OPEN_RATE" --seconds "$OPEN_SECONDS" --steps "${STEP_RATES// /,}" --step-seconds "$STEP_SECONDS" \
+    --p99-limit-ms "$P99_LIMIT_MS" >"$WORK/openloop.md" || die "OpenLoop failed"
+bench_queue purge >/dev/null
+
+# ---------------------------------------------------------------------------------------------------------------
+# 9. Idle: the database transactions of an instance with nothing to do, and its memory
+# ---------------------------------------------------------------------------------------------------------------
+log "idle: ${RELAY_SETTLE_SECONDS} s for the relay to finish, then ${IDLE_SECONDS} s counting transactions"
+pause "$RELAY_SETTLE_SECONDS"
+# read through database postgres, so that the reading is no transaction of $DB_NAME
+xact_sql="SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = '$DB_NAME'"
+xact0=$(psql_admin "$xact_sql")
+t0=$(date +%s.%N)
+pause "$IDLE_SECONDS"
+xact1=$(psql_admin "$xact_sql")
+t1=$(date +%s.%N)
+idle_tps=$(awk -v a="$xact0" -v b="$xact1" -v t0="$t0" -v t1="$t1" 'BEGIN { printf "%.2f", (b - a) / (t1 - t0) }')
+rss_mb=$(awk '/^VmRSS:/ { printf "%.0f", $2 / 1024 }' "/proc/$SERVICE_PID/status")
+pending=$(psql_bench "SELECT count(*) FROM outbox_message WHERE published_at IS NULL")
+log "idle: $idle_tps transactions/s, RSS $rss_mb MB, $pending outbox rows unpublished"
+
+# ---------------------------------------------------------------------------------------------------------------
+# 9b. The statistics the live page polls, with a big table: STATS_ROWS published rows added by SQL
+# ---------------------------------------------------------------------------------------------------------------
+STATS_ROWS=${STATS_ROWS:-1000000}
+log "stats: adding $STATS_ROWS published rows to outbox_message, then timing GET /outbox/stats and GET /orders?limit=20"
+psql_bench "INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload,
+                                        headers, occurred_at, status, published_at)
+            SELECT gen_random_uuid(), 'order', gen_random_uuid()::text, 'bookstore.order-placed.v1',
+                   'bookstore.ordering', 'order.placed', '{\"orderId\":\"x\"}', '{}', now(), 'PUBLISHED', now()
+              FROM generate_series(1, $STATS_ROWS)" >/dev/null
+psql_bench "VACUUM ANALYZE outbox_message" >/dev/null
+published_rows=$(psql_bench "SELECT count(*) FROM outbox_message WHERE published_at IS NOT NULL")
+time_get() { # path, count -> "p50 p99 max" in ms of curl's time_total, one connection per request
+    local path=$1 n=$2 i
+    for i in $(seq 1 "$n"); do
+        curl -s -o /dev/null -w '%{time_total}\n' ${AUTH_HEADER:+-H "Authorization: $AUTH_HEADER"} \
+            "http://127.0.0.1:$PORT$path"
+    done | sort -n | awk '{ v[NR] = $1 * 1000 } END { printf "%.2f %.2f %.2f", v[int(NR * 0.5 + 0.5)], v[int(NR * 0.99 + 0.5)], v[NR] }'
+}
+time_get /outbox/stats 50 >/dev/null   # warm-up
+read -r stats_p50 stats_p99 stats_max <<<"$(time_get /outbox/stats 200)"
+read -r recent_p50 recent_p99 recent_max <<<"$(time_get '/orders?limit=20' 200)"
+log "stats: GET /outbox/stats p50 $stats_p50 ms, p99 $stats_p99 ms with $published_rows published rows"
+
+# ---------------------------------------------------------------------------------------------------------------
+# 10. The report
+# ---------------------------------------------------------------------------------------------------------------
+cpu_model=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+mem_total=$(awk '/^MemTotal:/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
+pg_version=$(psql_admin "SHOW server_version")
+java_version=$(java -version 2>&1 | head -n 1)
+java_vm=$(java -version 2>&1 | sed -n 3p)
+jar_info="$(basename "$JAR"), built $(date -r "$JAR" '+%Y-%m-%d %H:%M')"
+git_head=$(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+
+report "## Order API benchmark, $(date '+%Y-%m-%d %H:%M %Z')"
+report ""
+report "- Machine: $(nproc) CPUs ($cpu_model), $mem_total RAM; PostgreSQL $pg_version; RabbitMQ ${RABBIT_VERSION:-unknown}; all on the same host as the service and the load generators."
+report "- Java: $java_version, $java_vm"
+report "- Service: $jar_info (repository HEAD $git_head), \`--spring.profiles.active=postgres\`${EXTRA_ARGS:+, app args \`$EXTRA_ARGS\`}."
+report "- JVM flags given: \`${JVM_FLAGS[*]}\`; in effect: \`$IN_EFFECT\`"
+report "- Each point ${DURATION} s; warm-up ${WARMUP} s at 32 connections (not reported). Relay on: every order is published to RabbitMQ (queue \`$QUEUE\`, bound with \`order.#\`)."
+report "- Baseline: service stopped; the same three INSERTs and COMMIT per order as the service (\`order.pgb\`), by pgbench (\`-M prepared\`) and by plain JDBC (\`PlainJdbcOrders.java\`, a connection per client); the faster one counts (bold)."
+report ""
+report "### Closed loop (wrk, POST /orders)"
+report ""
+report "| connections | API req/s | API p50 | API p99 | JVM CPU ms/order | baseline tx/s (pgbench / jdbc, faster marked) | baseline p50 | baseline p99 | ratio |"
+report "|---:|---:|---:|---:|---:|---|---:|---:|---:|"
+for row in "${CLOSED_ROWS[@]}"; do report "$row"; done
+report ""
+report "ratio = API req/s ÷ baseline tx/s at the same concurrency. JVM CPU ms/order = the service's CPU time (utime + stime) during the run ÷ orders written."
+report "Checks: $(IFS=';'; echo "${CHECKS[*]}" | sed 's/;/; /g')."
+report ""
+cat "$WORK/openloop.md" >>"$REPORT"
+report "### Idle"
+report ""
+report "- Idle instance: **$idle_tps database transactions/s** (pg_stat_database, over ${IDLE_SECONDS} s, starting ${RELAY_SETTLE_SECONDS} s after the load); $pending outbox rows unpublished."
+report "- Service RSS after the load: **$rss_mb MB** (VmRSS)."
+report ""
+report "### Reads the live page polls, with $published_rows published rows in \`outbox_message\`"
+report ""
+report "| request | p50 | p99 | max |"
+report "|---|---:|---:|---:|"
+report "| \`GET /outbox/stats\` | $stats_p50 ms | $stats_p99 ms | $stats_max ms |"
+report "| \`GET /orders?limit=20\` | $recent_p50 ms | $recent_p99 ms | $recent_max ms |"
+report ""
+report "200 requests each, one at a time, timed by curl (\`time_total\`, connection included), after 50 untimed."
+
+echo
+echo "----- 8< -----"
+cat "$REPORT"
+echo "----- 8< -----"
+cp "$REPORT" "$RESULT"
+log "saved to ${RESULT#"$REPO_ROOT"/}"
+
+log "stopping the service"
+stop_service
