@@ -5,6 +5,7 @@ import dev.bookstore.ordering.application.port.in.GetOrderQuery;
 import dev.bookstore.ordering.application.port.in.GetOutboxStatsQuery;
 import dev.bookstore.ordering.application.port.in.PlaceOrderUseCase;
 import dev.bookstore.ordering.application.port.out.DomainEventPublisher;
+import dev.bookstore.ordering.application.port.out.IdempotencyKeys;
 import dev.bookstore.ordering.application.port.out.OrderRepository;
 import dev.bookstore.ordering.application.port.out.OutboxStore;
 import dev.bookstore.ordering.application.service.OrderingUseCases;
@@ -39,10 +40,11 @@ class UseCaseConfiguration {
     }
 
     @Bean
-    PlaceOrderUseCase placeOrderUseCase(OrderRepository orders, DomainEventPublisher events, Clock clock,
+    PlaceOrderUseCase placeOrderUseCase(OrderRepository orders, DomainEventPublisher events,
+                                        IdempotencyKeys idempotencyKeys, Clock clock,
                                         PlatformTransactionManager transactions) {
-        return inTransaction(OrderingUseCases.placeOrder(orders, events, clock), PlaceOrderUseCase.class,
-                transactions, false);
+        return inTransaction(OrderingUseCases.placeOrder(orders, events, idempotencyKeys, clock),
+                PlaceOrderUseCase.class, transactions, false);
     }
 
     @Bean
