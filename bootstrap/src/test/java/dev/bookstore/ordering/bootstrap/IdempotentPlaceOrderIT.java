@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
+import dev.bookstore.ordering.bootstrap.idempotency.IdempotencyKeyRetentionJob;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -34,7 +35,7 @@ import tools.jackson.databind.JsonNode;
 /**
  * {@code POST /orders} with an {@code Idempotency-Key} against a real PostgreSQL: a retry gets the first order
  * and writes nothing, a different request with the key gets 422, a request while the first is in flight gets
- * 409 at once. The relay is off here so the rows stay to be counted.
+ * 409 at once, expired keys are deleted in chunks. The relay is off here so the rows stay to be counted.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @ActiveProfiles("postgres")
@@ -43,6 +44,7 @@ class IdempotentPlaceOrderIT {
 
     private static final TestPostgres.Database DATABASE = TestPostgres.newDatabase();
     private static final String KEY_HEADER = "Idempotency-Key";
+    private static final int PURGE_CHUNK = 2;
     /** The advisory lock a test trigger makes an order insert wait for, to hold its transaction open. */
     private static final long HOLD = 4_242_001L;
 
@@ -52,8 +54,10 @@ class IdempotentPlaceOrderIT {
         registry.add("spring.datasource.username", DATABASE::username);
         registry.add("spring.datasource.password", DATABASE::password);
         registry.add("ordering.outbox.enabled", () -> "false");
-        // The database is dropped after the class while the context still exists: no job may be using it then.
+        // The tests run the retention themselves; no job may be using the database when it is dropped.
         registry.add("ordering.outbox.retention-interval", () -> "1h");
+        registry.add("ordering.idempotency.retention-interval", () -> "1h");
+        registry.add("ordering.idempotency.retention-chunk", () -> String.valueOf(PURGE_CHUNK));
         registry.add("spring.rabbitmq.port", () -> "1");
     }
 
@@ -70,6 +74,9 @@ class IdempotentPlaceOrderIT {
 
     @Autowired
     StatementRecorder statements;
+
+    @Autowired
+    IdempotencyKeyRetentionJob retention;
 
     @TestConfiguration(proxyBeanMethods = false)
     static class RecordStatements {
@@ -234,6 +241,37 @@ class IdempotentPlaceOrderIT {
         assertThat(error.get("field").asString()).isEqualTo(KEY_HEADER);
         assertThat(error.get("message").asString()).isEqualTo(message);
         assertRows(0, 0, 0);
+    }
+
+    @Test
+    void expiredKeysAreDeletedAtMostAChunkPerStatementAndTheirKeysPlaceNewOrders() {
+        String expiredOrder = null;
+        for (int i = 1; i <= 4; i++) {
+            expiredOrder = http.postJson("/orders", twoBooks(customer), KEY_HEADER, "old-" + i)
+                    .json().get("id").asString();
+        }
+        String recentOrder = http.postJson("/orders", twoBooks(customer), KEY_HEADER, "recent")
+                .json().get("id").asString();
+        jdbc.update("UPDATE idempotency_key SET created_at = created_at - interval '25 hours' "
+                + "WHERE idempotency_key LIKE 'old-%'");
+
+        statements.start();
+        int deleted = retention.purge();
+        List<String> sent = statements.stop();
+
+        assertThat(deleted).isEqualTo(4);
+        // Chunks of 2: the job goes on while a chunk comes back full, so 4 keys take 2 + 2 + 0.
+        assertThat(sent).hasSize(3).allSatisfy(sql -> assertThat(sql).startsWith("DELETE FROM idempotency_key ")
+                .contains("LIMIT ?", "FOR UPDATE SKIP LOCKED"));
+        assertThat(jdbc.queryForList("SELECT idempotency_key FROM idempotency_key", String.class))
+                .containsExactly("recent");
+
+        assertThat(http.postJson("/orders", twoBooks(customer), KEY_HEADER, "recent").json().get("id").asString())
+                .isEqualTo(recentOrder);
+        HttpJson.Response again = http.postJson("/orders", twoBooks(customer), KEY_HEADER, "old-4");
+        assertThat(again.status()).isEqualTo(201);
+        assertThat(again.json().get("id").asString()).isNotEqualTo(expiredOrder);
+        assertRows(6, 6, 2);
     }
 
     private boolean firstRequestIsHeld() throws SQLException {
