@@ -11,7 +11,7 @@ import org.springframework.core.io.ClassPathResource;
 
 /**
  * The service's own {@code application.yml}, the one in the production jar: no profile is active unless asked
- * for, and none of its profiles blanks the RabbitMQ host.
+ * for, none of its profiles blanks the RabbitMQ host, and Kubernetes' probes are on.
  */
 class ProductionConfigurationTest {
 
@@ -27,6 +27,12 @@ class ProductionConfigurationTest {
                 .isNotEmpty()
                 .allSatisfy(document -> assertThat(String.valueOf(document.getProperty("spring.rabbitmq.host")))
                         .as(document.getName()).isNotBlank());
+    }
+
+    @Test
+    void livenessAndReadinessProbesAreEnabled() throws IOException {
+        assertThat(documents().get(0).getProperty("management.endpoint.health.probes.enabled"))
+                .hasToString("true");
     }
 
     private static List<PropertySource<?>> documents() throws IOException {

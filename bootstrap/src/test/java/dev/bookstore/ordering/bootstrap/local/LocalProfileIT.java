@@ -77,6 +77,10 @@ class LocalProfileIT {
             assertThat(relay.status()).isEqualTo(200);
             assertThat(relay.json().get("paused").asBoolean()).isFalse();
             assertThat(relay.json().get("demoConsumerReceived").asLong()).isEqualTo(1);
+
+            // the probes a Kubernetes deployment points at (application.yml, the same as in production)
+            assertThat(app.http.get("/actuator/health/liveness").json().get("status").asString()).isEqualTo("UP");
+            assertThat(app.http.get("/actuator/health/readiness").json().get("status").asString()).isEqualTo("UP");
         }
 
         try (LocalApp restarted = LocalApp.start(dataDirectory)) {
