@@ -29,7 +29,8 @@ class ProductionJarIT {
     void theJarHoldsNoEmbeddedServersNoDemoConsumerAndNoRelayControl() throws IOException {
         List<String> entries = new ArrayList<>();
         try (JarFile jar = new JarFile(jar().toFile())) {
-            jar.stream().map(JarEntry::getName).forEach(entries::add);
+            // files only: a build without clean after the move leaves an empty bootstrap/local directory behind
+            jar.stream().filter(entry -> !entry.isDirectory()).map(JarEntry::getName).forEach(entries::add);
         }
 
         assertThat(entries).contains("BOOT-INF/classes/dev/bookstore/ordering/OrderingApplication.class",
