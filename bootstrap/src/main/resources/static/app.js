@@ -1,5 +1,6 @@
 // The live outbox page: plain JavaScript, no build step. Everything it shows comes from the service's own API:
-// GET /outbox/stats, GET /orders?limit=10, and (local profile only) GET/POST /outbox/relay.
+// GET /outbox/stats, GET /orders?limit=10, and GET/POST /outbox/relay where they exist: only the try-out run
+// (spring-boot:test-run) has them; elsewhere GET /outbox/relay answers 404 and the relay controls stay hidden.
 'use strict';
 
 const REFRESH_MS = 1000;
@@ -7,7 +8,7 @@ const WINDOW_MS = 5 * 60 * 1000;
 const CHART = { height: 180, left: 40, right: 8, top: 10, bottom: 20 }; // width follows the element
 
 const samples = []; // { at: epoch millis, pending: number }
-let relayPaused = null; // null: this instance offers no relay control (not the local profile)
+let relayPaused = null; // null: this instance offers no relay control (not the try-out run)
 
 const $ = (id) => document.getElementById(id);
 

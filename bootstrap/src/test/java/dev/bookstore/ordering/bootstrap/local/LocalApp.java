@@ -1,15 +1,15 @@
 package dev.bookstore.ordering.bootstrap.local;
 
-import dev.bookstore.ordering.OrderingApplication;
+import dev.bookstore.ordering.TestOrderingApplication;
 import dev.bookstore.ordering.bootstrap.HttpJson;
 import java.nio.file.Path;
-import org.springframework.boot.SpringApplication;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * The service started the way a newcomer starts it: no profile, no database, no broker; only a data directory
- * of its own (instead of {@code target/local-data}) and a free HTTP port, given on the command line.
+ * The service started the way a newcomer tries it out ({@code TestOrderingApplication}, what
+ * {@code spring-boot:test-run} starts): no profile, no database, no broker; only a data directory of its own
+ * (instead of {@code target/local-data}) and a free HTTP port, given on the command line.
  */
 final class LocalApp implements AutoCloseable {
 
@@ -25,7 +25,7 @@ final class LocalApp implements AutoCloseable {
 
     static LocalApp start(Path dataDirectory) {
         // Command-line arguments, as a user would pass them: they outrank application.yml.
-        return new LocalApp(SpringApplication.run(OrderingApplication.class,
+        return new LocalApp(TestOrderingApplication.run(
                 "--" + LocalInfrastructurePlan.DATA_DIR_PROPERTY + "=" + dataDirectory,
                 "--server.port=0"));
     }

@@ -15,23 +15,21 @@ import org.springframework.core.env.MapPropertySource;
 import org.springframework.mock.env.MockEnvironment;
 
 /**
- * When the {@code local} profile starts embedded servers, and when it must not: never in the {@code postgres} or
- * {@code sqlserver} profiles, never for a database or broker whose address is given. No server is started here.
+ * When the try-out run starts embedded servers, and when it must not: never for a database or broker whose
+ * address is given. Its demo consumer and relay control exist in its {@code tryout} profile only, so the tests
+ * that start the service themselves never get them. No server is started here.
  */
 class LocalProfileActivationTest {
-
-    private static final String RELAY_CONTROL_CONTROLLER =
-            "dev.bookstore.ordering.bootstrap.web.RelayControlController";
 
     @TempDir
     Path temp;
 
     @Test
-    void theDefaultLocalProfileWithNothingGivenStartsTheDatabaseAndTheBrokerInTheConfiguredDirectory() {
-        MockEnvironment environment = localByDefault()
+    void withNothingGivenTheTryOutRunStartsTheDatabaseAndTheBrokerInTheConfiguredDirectory() {
+        MockEnvironment environment = new MockEnvironment()
                 .withProperty(LocalInfrastructurePlan.DATA_DIR_PROPERTY, temp.resolve("data").toString());
 
-        LocalInfrastructurePlan plan = LocalInfrastructurePlan.of(environment).orElseThrow();
+        LocalInfrastructurePlan plan = LocalInfrastructurePlan.of(environment);
 
         assertThat(plan.startDatabase()).isTrue();
         assertThat(plan.startBroker()).isTrue();
@@ -40,17 +38,17 @@ class LocalProfileActivationTest {
 
     @Test
     void withoutAConfiguredDirectoryTheDataLivesUnderTargetOfTheWorkingDirectory() {
-        LocalInfrastructurePlan plan = LocalInfrastructurePlan.of(localByDefault()).orElseThrow();
+        LocalInfrastructurePlan plan = LocalInfrastructurePlan.of(new MockEnvironment());
 
         assertThat(plan.dataDirectory()).isEqualTo(Path.of("target", "local-data").toAbsolutePath());
     }
 
     @Test
     void aGivenDatasourceUrlKeepsTheEmbeddedDatabaseDownButNotTheBroker() {
-        MockEnvironment environment = localByDefault()
+        MockEnvironment environment = new MockEnvironment()
                 .withProperty("spring.datasource.url", "jdbc:postgresql://db.example:5432/ordering");
 
-        LocalInfrastructurePlan plan = LocalInfrastructurePlan.of(environment).orElseThrow();
+        LocalInfrastructurePlan plan = LocalInfrastructurePlan.of(environment);
 
         assertThat(plan.startDatabase()).isFalse();
         assertThat(plan.startBroker()).isTrue();
@@ -58,49 +56,19 @@ class LocalProfileActivationTest {
 
     @Test
     void aGivenRabbitHostOrAddressListKeepsTheEmbeddedBrokerDownButAnEmptyHostDoesNot() {
-        assertThat(LocalInfrastructurePlan.of(localByDefault().withProperty("spring.rabbitmq.host", "mq.example"))
-                .orElseThrow().startBroker()).isFalse();
-        assertThat(LocalInfrastructurePlan.of(localByDefault()
+        assertThat(LocalInfrastructurePlan.of(new MockEnvironment().withProperty("spring.rabbitmq.host", "mq.example"))
+                .startBroker()).isFalse();
+        assertThat(LocalInfrastructurePlan.of(new MockEnvironment()
                 .withProperty("spring.rabbitmq.addresses", "mq1.example:5672,mq2.example:5672"))
-                .orElseThrow().startBroker()).isFalse();
-        assertThat(LocalInfrastructurePlan.of(localByDefault().withProperty("spring.rabbitmq.host", ""))
-                .orElseThrow().startBroker()).isTrue();
+                .startBroker()).isFalse();
+        assertThat(LocalInfrastructurePlan.of(new MockEnvironment().withProperty("spring.rabbitmq.host", ""))
+                .startBroker()).isTrue();
     }
 
     @Test
-    void thePostgresAndSqlServerProfilesStartNothingEvenTogetherWithLocal() {
-        for (String[] profiles : new String[][] {{"postgres"}, {"sqlserver"}, {"local", "postgres"}}) {
-            MockEnvironment environment = new MockEnvironment();
-            environment.setActiveProfiles(profiles);
-
-            assertThat(LocalInfrastructurePlan.of(environment)).as(String.join(",", profiles)).isEmpty();
-        }
-        MockEnvironment local = new MockEnvironment();
-        local.setActiveProfiles("local");
-        assertThat(LocalInfrastructurePlan.of(local)).isPresent();
-    }
-
-    @Test
-    void inThePostgresProfileTheInitializerStartsNothingAndTouchesNoDirectory() {
+    void withDatabaseAndBrokerGivenTheInitializerStartsNothingAndTouchesNoDirectory() {
         Path dataDirectory = temp.resolve("must-not-exist");
         GenericApplicationContext context = new GenericApplicationContext();
-        context.getEnvironment().setActiveProfiles("postgres");
-        context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("test",
-                Map.of(LocalInfrastructurePlan.DATA_DIR_PROPERTY, dataDirectory.toString())));
-
-        new LocalInfrastructureInitializer().initialize(context);
-
-        assertThat(context.containsBean(LocalInfrastructureInitializer.NAME)).isFalse();
-        assertThat(context.getEnvironment().getPropertySources().contains(LocalInfrastructureInitializer.NAME))
-                .isFalse();
-        assertThat(dataDirectory).doesNotExist();
-    }
-
-    @Test
-    void inTheLocalProfileWithDatabaseAndBrokerGivenTheInitializerStartsNothing() {
-        Path dataDirectory = temp.resolve("must-not-exist");
-        GenericApplicationContext context = new GenericApplicationContext();
-        context.getEnvironment().setDefaultProfiles("local");
         context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("test", Map.of(
                 LocalInfrastructurePlan.DATA_DIR_PROPERTY, dataDirectory.toString(),
                 "spring.datasource.url", "jdbc:postgresql://db.example:5432/ordering",
@@ -109,37 +77,30 @@ class LocalProfileActivationTest {
         new LocalInfrastructureInitializer().initialize(context);
 
         assertThat(context.containsBean(LocalInfrastructureInitializer.NAME)).isFalse();
+        assertThat(context.getEnvironment().getPropertySources().contains(LocalInfrastructureInitializer.NAME))
+                .isFalse();
         assertThat(context.getEnvironment().getProperty("spring.rabbitmq.host")).isEqualTo("mq.example");
         assertThat(dataDirectory).doesNotExist();
     }
 
     @Test
-    void theDemoConsumerAndTheRelayControlExistInTheLocalProfileOnly() throws ClassNotFoundException {
-        Class<?> relayControl = Class.forName(RELAY_CONTROL_CONTROLLER);
-
-        assertThat(beanTypesIn("postgres", relayControl)).doesNotContain(
-                LocalProfileConfiguration.class.getName(), RELAY_CONTROL_CONTROLLER);
-        assertThat(beanTypesIn("sqlserver", relayControl)).doesNotContain(
-                LocalProfileConfiguration.class.getName(), RELAY_CONTROL_CONTROLLER);
-        assertThat(beanTypesIn("local", relayControl)).contains(
-                LocalProfileConfiguration.class.getName(), RELAY_CONTROL_CONTROLLER);
+    void theDemoConsumerAndTheRelayControlExistInTheTryOutProfileOnly() {
+        assertThat(beanTypesIn()).doesNotContain(
+                TryOutConfiguration.class.getName(), RelayControlController.class.getName());
+        assertThat(beanTypesIn("postgres")).doesNotContain(
+                TryOutConfiguration.class.getName(), RelayControlController.class.getName());
+        assertThat(beanTypesIn(TryOutConfiguration.PROFILE)).contains(
+                TryOutConfiguration.class.getName(), RelayControlController.class.getName());
     }
 
-    /** The bean classes registered from the candidates when {@code profile} is active (conditions evaluated). */
-    private static List<String> beanTypesIn(String profile, Class<?> relayControl) {
+    /** The bean classes registered from the candidates with {@code profiles} active (conditions evaluated). */
+    private static List<String> beanTypesIn(String... profiles) {
         GenericApplicationContext context = new GenericApplicationContext();
-        context.getEnvironment().setActiveProfiles(profile);
-        new AnnotatedBeanDefinitionReader(context).register(LocalProfileConfiguration.class, relayControl);
+        context.getEnvironment().setActiveProfiles(profiles);
+        new AnnotatedBeanDefinitionReader(context).register(TryOutConfiguration.class, RelayControlController.class);
         return Arrays.stream(context.getBeanDefinitionNames())
                 .map(name -> context.getBeanDefinition(name).getBeanClassName())
                 .filter(Objects::nonNull)
                 .toList();
-    }
-
-    /** No active profile, {@code local} as the default: what {@code application.yml} sets up. */
-    private static MockEnvironment localByDefault() {
-        MockEnvironment environment = new MockEnvironment();
-        environment.setDefaultProfiles("local");
-        return environment;
     }
 }

@@ -18,9 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.core.env.Environment;
 
 /**
- * The first run of someone who just cloned the repository: the default profile with nothing else — no
- * PostgreSQL, no RabbitMQ, no settings — places an order over HTTP, and the message arrives at the embedded
- * broker and at the demo consumer. A second start on the same data directory still has the order.
+ * The first run of someone who just cloned the repository: the try-out run with nothing else — no PostgreSQL, no
+ * RabbitMQ, no settings — places an order over HTTP, and the message arrives at the embedded broker and at the
+ * demo consumer. A second start on the same data directory still has the order.
  */
 class LocalProfileIT {
 
@@ -30,12 +30,11 @@ class LocalProfileIT {
     Path dataDirectory;
 
     @Test
-    void theDefaultProfileRunsThePatternWithNothingInstalledAndKeepsOrdersAcrossARestart() throws Exception {
+    void theTryOutRunRunsThePatternWithNothingInstalledAndKeepsOrdersAcrossARestart() throws Exception {
         String orderId;
         try (LocalApp app = LocalApp.start(dataDirectory)) {
             Environment environment = app.context.getEnvironment();
-            assertThat(environment.getActiveProfiles()).isEmpty();
-            assertThat(environment.getDefaultProfiles()).containsExactly("local");
+            assertThat(environment.getActiveProfiles()).containsExactly(TryOutConfiguration.PROFILE);
 
             LocalInfrastructure infrastructure = app.bean(LocalInfrastructure.class);
             int databasePort = infrastructure.databasePort().orElseThrow();
@@ -78,6 +77,10 @@ class LocalProfileIT {
             assertThat(relay.status()).isEqualTo(200);
             assertThat(relay.json().get("paused").asBoolean()).isFalse();
             assertThat(relay.json().get("demoConsumerReceived").asLong()).isEqualTo(1);
+
+            // the probes a Kubernetes deployment points at (application.yml, the same as in production)
+            assertThat(app.http.get("/actuator/health/liveness").json().get("status").asString()).isEqualTo("UP");
+            assertThat(app.http.get("/actuator/health/readiness").json().get("status").asString()).isEqualTo("UP");
         }
 
         try (LocalApp restarted = LocalApp.start(dataDirectory)) {

@@ -1,6 +1,5 @@
-package dev.bookstore.ordering.bootstrap.web;
+package dev.bookstore.ordering.bootstrap.local;
 
-import dev.bookstore.ordering.bootstrap.local.DemoConsumer;
 import dev.bookstore.ordering.bootstrap.relay.OutboxRelayWorkers;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Profile;
@@ -15,11 +14,12 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * Pauses and resumes this instance's relay, so that a newcomer can watch the backlog grow while orders keep
- * being accepted, and drain once publishing resumes. Only in the {@code local} profile: elsewhere these paths do
- * not exist (404), because stopping publication is not an operation a production API offers.
+ * being accepted, and drain once publishing resumes. Only in the try-out run: the production jar does not contain
+ * it, so there these paths do not exist (404), because stopping publication is not an operation a production API
+ * offers. The live page hides its relay controls when {@code GET /outbox/relay} answers 404.
  */
 @RestController
-@Profile("local")
+@Profile(TryOutConfiguration.PROFILE)
 @RequestMapping(path = "/outbox/relay", produces = MediaType.APPLICATION_JSON_VALUE)
 class RelayControlController {
 
@@ -34,7 +34,7 @@ class RelayControlController {
     /**
      * @param paused               whether the relay has stopped claiming messages
      * @param publishedSinceStart  messages this instance's relay published since it started
-     * @param demoConsumerReceived orders the local demo consumer received since start
+     * @param demoConsumerReceived orders the try-out run's demo consumer received since start
      */
     record RelayState(boolean paused, long publishedSinceStart, long demoConsumerReceived) {
     }

@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 
 /**
- * What the {@code local} profile started for this application context: an embedded PostgreSQL, an embedded AMQP
+ * What the try-out run started for this application context: an embedded PostgreSQL, an embedded AMQP
  * broker, or both, and the connection properties that point the service at them. It holds a lock on the data
  * directory for as long as it runs, so two instances never share one directory, and stops everything when the
  * context closes (after the pool, the relay and the listeners are gone).

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.support.DefaultSingletonBeanRegistry;
@@ -14,11 +13,11 @@ import org.springframework.core.Ordered;
 import org.springframework.core.env.MapPropertySource;
 
 /**
- * Starts the {@code local} profile's embedded PostgreSQL and AMQP broker <b>before</b> any bean is created, so
- * that the data source, Flyway and the RabbitMQ connection factory read the embedded servers' addresses like any
- * other {@code spring.datasource.*} / {@code spring.rabbitmq.*} properties. Registered in
- * {@code META-INF/spring.factories}; does nothing outside the {@code local} profile (see
- * {@link LocalInfrastructurePlan}).
+ * Starts the try-out run's embedded PostgreSQL and AMQP broker <b>before</b> any bean is created, so that the
+ * data source, Flyway and the RabbitMQ connection factory read the embedded servers' addresses like any other
+ * {@code spring.datasource.*} / {@code spring.rabbitmq.*} properties. Only {@code TestOrderingApplication} adds
+ * it (not a {@code spring.factories} entry, which would start the servers for every test that starts the
+ * service); it starts what {@link LocalInfrastructurePlan} asks for.
  *
  * <p>The servers are registered as the context's first disposable bean: the context destroys beans in reverse
  * order, so they stop last, after the relay, the listeners and the connection pool.
@@ -36,8 +35,8 @@ public final class LocalInfrastructureInitializer
         if (context.getParent() != null) {
             return; // a child context shares its parent's infrastructure
         }
-        Optional<LocalInfrastructurePlan> plan = LocalInfrastructurePlan.of(context.getEnvironment());
-        if (plan.isEmpty() || !plan.get().startsAnything()) {
+        LocalInfrastructurePlan plan = LocalInfrastructurePlan.of(context.getEnvironment());
+        if (!plan.startsAnything()) {
             return;
         }
         if (!(context.getBeanFactory() instanceof DefaultSingletonBeanRegistry registry)) {
@@ -47,10 +46,10 @@ public final class LocalInfrastructureInitializer
         long started = System.nanoTime();
         LocalInfrastructure infrastructure;
         try {
-            infrastructure = LocalInfrastructure.start(plan.get());
+            infrastructure = LocalInfrastructure.start(plan);
         } catch (IOException e) {
-            throw new UncheckedIOException("The local profile could not start its embedded servers in "
-                    + plan.get().dataDirectory() + " (delete that directory to start from scratch)", e);
+            throw new UncheckedIOException("The try-out run could not start its embedded servers in "
+                    + plan.dataDirectory() + " (delete that directory to start from scratch)", e);
         }
         registry.registerSingleton(NAME, infrastructure);
         registry.registerDisposableBean(NAME, infrastructure);
@@ -60,7 +59,7 @@ public final class LocalInfrastructureInitializer
         List<String> servers = new ArrayList<>();
         infrastructure.databasePort().ifPresent(port -> servers.add("embedded PostgreSQL on 127.0.0.1:" + port));
         infrastructure.brokerPort().ifPresent(port -> servers.add("embedded AMQP 0-9-1 broker on 127.0.0.1:" + port));
-        LOG.info("Local profile: {} started in {} ms, data in {}", String.join(" and ", servers),
+        LOG.info("Try-out run: {} started in {} ms, data in {}", String.join(" and ", servers),
                 (System.nanoTime() - started) / 1_000_000, infrastructure.dataDirectory());
     }
 

