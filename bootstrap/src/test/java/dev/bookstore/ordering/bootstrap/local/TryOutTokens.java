@@ -10,10 +10,11 @@ import java.security.interfaces.RSAPrivateKey;
 import java.security.interfaces.RSAPublicKey;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
+import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.MediaType;
@@ -27,18 +28,19 @@ import org.springframework.security.oauth2.jwt.JwtEncoderParameters;
 import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
 import org.springframework.security.oauth2.jwt.NimbusJwtEncoder;
 import org.springframework.security.web.SecurityFilterChain;
-import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.RequestParam;
-import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.server.ResponseStatusException;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.RouterFunctions;
+import org.springframework.web.servlet.function.ServerResponse;
 
 /**
  * Demo tokens for the try-out run only (never in the production jar): a key pair made at start, the service's
  * {@link JwtDecoder} trusting its public half, and {@code GET /try-out/token} signing tokens with it, so the
  * page and the README's curl examples work with no set-up. By default the token is the demo customer's, who is
  * also an operator (scopes {@code orders orders.admin}); {@code ?customer=<uuid>&scope=orders} makes others.
+ * A {@code @TestConfiguration}: component scanning in the other tests passes it by; the try-out application
+ * imports it.
  */
-@Configuration(proxyBeanMethods = false)
+@TestConfiguration(proxyBeanMethods = false)
 public class TryOutTokens {
 
     /** The customer the page and the README's examples order as. */
@@ -61,7 +63,7 @@ public class TryOutTokens {
     /** Before the service's own chain: handing out tokens needs none. */
     @Bean
     @Order(Ordered.HIGHEST_PRECEDENCE)
-    SecurityFilterChain tryOutTokenEndpoint(HttpSecurity http) throws Exception {
+    SecurityFilterChain tryOutTokenSecurity(HttpSecurity http) throws Exception {
         return http.securityMatcher("/try-out/**")
                 .authorizeHttpRequests(requests -> requests.anyRequest().permitAll())
                 .csrf(csrf -> csrf.disable())
@@ -69,38 +71,33 @@ public class TryOutTokens {
     }
 
     @Bean
-    TokenController tryOutTokenController(JwtEncoder tryOutJwtEncoder) {
-        return new TokenController(tryOutJwtEncoder);
+    RouterFunction<ServerResponse> tryOutTokenEndpoint(JwtEncoder tryOutJwtEncoder) {
+        return RouterFunctions.route().GET("/try-out/token", request -> {
+            UUID customer;
+            try {
+                customer = request.param("customer").map(UUID::fromString).orElse(DEMO_CUSTOMER);
+            } catch (IllegalArgumentException e) {
+                return ServerResponse.badRequest().body("customer must be a UUID\n");
+            }
+            String scope = request.param("scope").orElse("orders orders.admin");
+            if (!SCOPES.containsAll(List.of(scope.split(" ")))) {
+                return ServerResponse.badRequest().body("scope must be made of " + SCOPES + "\n");
+            }
+            return ServerResponse.ok().contentType(MediaType.TEXT_PLAIN)
+                    .body(mint(tryOutJwtEncoder, customer, scope) + "\n");
+        }).build();
     }
 
-    @RestController
-    static class TokenController {
-
-        private final JwtEncoder encoder;
-
-        TokenController(JwtEncoder encoder) {
-            this.encoder = encoder;
-        }
-
-        @GetMapping(path = "/try-out/token", produces = MediaType.TEXT_PLAIN_VALUE)
-        String token(@RequestParam(required = false) UUID customer,
-                     @RequestParam(defaultValue = "orders orders.admin") String scope) {
-            for (String one : scope.split(" ")) {
-                if (!SCOPES.contains(one)) {
-                    throw new ResponseStatusException(org.springframework.http.HttpStatus.BAD_REQUEST,
-                            "scope must be made of " + SCOPES);
-                }
-            }
-            Instant now = Instant.now();
-            JwtClaimsSet claims = JwtClaimsSet.builder()
-                    .issuer("ordering-service try-out run")
-                    .subject(String.valueOf(customer == null ? DEMO_CUSTOMER : customer))
-                    .issuedAt(now).expiresAt(now.plus(Duration.ofHours(12)))
-                    .claim("scope", scope)
-                    .build();
-            return encoder.encode(JwtEncoderParameters.from(JwsHeader.with(SignatureAlgorithm.RS256).build(), claims))
-                    .getTokenValue() + "\n";
-        }
+    private static String mint(JwtEncoder encoder, UUID customer, String scope) {
+        Instant now = Instant.now();
+        JwtClaimsSet claims = JwtClaimsSet.builder()
+                .issuer("ordering-service try-out run")
+                .subject(customer.toString())
+                .issuedAt(now).expiresAt(now.plus(Duration.ofHours(12)))
+                .claim("scope", scope)
+                .build();
+        return encoder.encode(JwtEncoderParameters.from(JwsHeader.with(SignatureAlgorithm.RS256).build(), claims))
+                .getTokenValue();
     }
 
     private static KeyPair rsaKeys() {
