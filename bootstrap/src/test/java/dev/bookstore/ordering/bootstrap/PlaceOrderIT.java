@@ -47,6 +47,7 @@ class PlaceOrderIT {
         registry.add("ordering.outbox.enabled", () -> "false");
         // The database is dropped after the class while the context still exists: no job may be using it then.
         registry.add("ordering.outbox.retention-interval", () -> "1h");
+        registry.add("ordering.idempotency.retention-interval", () -> "1h");
         registry.add("spring.rabbitmq.port", () -> "1");
         registry.add(TestTokens.PUBLIC_KEY_PROPERTY, TestTokens::publicKeyLocation);
     }

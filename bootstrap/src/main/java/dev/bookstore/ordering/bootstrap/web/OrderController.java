@@ -4,11 +4,13 @@ import dev.bookstore.ordering.application.port.in.CancelOrderUseCase;
 import dev.bookstore.ordering.application.port.in.GetOrderQuery;
 import dev.bookstore.ordering.application.port.in.OrderDetails;
 import dev.bookstore.ordering.application.port.in.OrderNotFoundException;
+import dev.bookstore.ordering.application.port.in.PlaceOrderCommand;
 import dev.bookstore.ordering.application.port.in.PlaceOrderUseCase;
 import dev.bookstore.ordering.domain.order.OrderId;
 import java.net.URI;
 import java.util.List;
 import java.util.UUID;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.Authentication;
@@ -16,6 +18,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -35,12 +38,20 @@ class OrderController {
         this.getOrder = getOrder;
     }
 
+    /**
+     * {@code 201} with the order; with an {@code Idempotency-Key}, a retry of the same request gets the same
+     * answer: {@code 201}, the same {@code Location}, the order the first request placed.
+     */
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<OrderResponse> place(@RequestBody OrderRequests.PlaceOrder request, Authentication caller) {
+    ResponseEntity<OrderResponse> place(@RequestBody OrderRequests.PlaceOrder request,
+                                        @RequestHeader HttpHeaders headers, Authentication caller) {
+        // The idempotency key's scope is the command's customer, which is the token's subject from here on.
         if (request.customerId() != null && !Caller.of(caller).mayPlaceFor(request.customerId())) {
             throw new ForeignCustomerException();
         }
-        OrderDetails order = placeOrder.placeOrder(request.toCommand());
+        PlaceOrderCommand body = request.toCommand();
+        PlaceOrderCommand command = IdempotencyKeyHeader.of(headers).map(body::withIdempotencyKey).orElse(body);
+        OrderDetails order = placeOrder.placeOrder(command);
         return ResponseEntity.created(URI.create("/orders/" + order.id())).body(OrderResponse.of(order));
     }
 

@@ -1,6 +1,9 @@
 package dev.bookstore.ordering.bootstrap.web;
 
+import dev.bookstore.ordering.application.idempotency.InvalidIdempotencyKeyException;
+import dev.bookstore.ordering.application.port.in.IdempotencyKeyReusedException;
 import dev.bookstore.ordering.application.port.in.OrderNotFoundException;
+import dev.bookstore.ordering.application.port.in.RequestInProgressException;
 import dev.bookstore.ordering.domain.order.InvalidOrderException;
 import dev.bookstore.ordering.domain.order.OrderCannotBeCancelledException;
 import java.util.List;
@@ -51,6 +54,31 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
         problem.setTitle("Order cannot be cancelled");
         return problem;
+    }
+
+    @ExceptionHandler(InvalidIdempotencyKeyException.class)
+    ProblemDetail invalidIdempotencyKey(InvalidIdempotencyKeyException e) {
+        return validationProblem(List.of(fieldError(IdempotencyKeyHeader.NAME, e.reason())));
+    }
+
+    /** RFC 9110 422: the request is well-formed, but the key in it names a different request. */
+    @ExceptionHandler(IdempotencyKeyReusedException.class)
+    ProblemDetail idempotencyKeyReused(IdempotencyKeyReusedException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.UNPROCESSABLE_CONTENT,
+                "This Idempotency-Key was already used for a different request; nothing was changed. Use a new key "
+                        + "for a new order.");
+        problem.setTitle("Idempotency-Key reused");
+        return problem;
+    }
+
+    /** 409 at once rather than a wait: the client asks again, after a second, for the first request's outcome. */
+    @ExceptionHandler(RequestInProgressException.class)
+    ResponseEntity<ProblemDetail> requestInProgress(RequestInProgressException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT,
+                "A request with this Idempotency-Key is still being processed; nothing was changed. Retry to get "
+                        + "its outcome.");
+        problem.setTitle("Request in progress");
+        return ResponseEntity.status(HttpStatus.CONFLICT).header(HttpHeaders.RETRY_AFTER, "1").body(problem);
     }
 
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)

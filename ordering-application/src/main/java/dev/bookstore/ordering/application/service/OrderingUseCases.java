@@ -7,6 +7,7 @@ import dev.bookstore.ordering.application.port.in.GetOutboxStatsQuery;
 import dev.bookstore.ordering.application.port.in.PlaceOrderUseCase;
 import dev.bookstore.ordering.application.port.in.RelayOutboxUseCase;
 import dev.bookstore.ordering.application.port.out.DomainEventPublisher;
+import dev.bookstore.ordering.application.port.out.IdempotencyKeys;
 import dev.bookstore.ordering.application.port.out.MessagePublisher;
 import dev.bookstore.ordering.application.port.out.OrderRepository;
 import dev.bookstore.ordering.application.port.out.OutboxStore;
@@ -21,8 +22,9 @@ public final class OrderingUseCases {
     private OrderingUseCases() {
     }
 
-    public static PlaceOrderUseCase placeOrder(OrderRepository orders, DomainEventPublisher events, Clock clock) {
-        return new PlaceOrderService(orders, events, clock);
+    public static PlaceOrderUseCase placeOrder(OrderRepository orders, DomainEventPublisher events,
+                                               IdempotencyKeys idempotencyKeys, Clock clock) {
+        return new PlaceOrderService(orders, events, idempotencyKeys, clock);
     }
 
     public static CancelOrderUseCase cancelOrder(OrderRepository orders, DomainEventPublisher events, Clock clock) {

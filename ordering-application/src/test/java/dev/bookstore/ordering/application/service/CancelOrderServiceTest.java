@@ -8,6 +8,7 @@ import dev.bookstore.ordering.application.port.in.OrderDetails;
 import dev.bookstore.ordering.application.port.in.OrderNotFoundException;
 import dev.bookstore.ordering.application.port.in.PlaceOrderCommand;
 import dev.bookstore.ordering.application.port.in.PlaceOrderCommand.Item;
+import dev.bookstore.ordering.application.testing.InMemoryIdempotencyKeys;
 import dev.bookstore.ordering.application.testing.InMemoryOrderRepository;
 import dev.bookstore.ordering.application.testing.MutableClock;
 import dev.bookstore.ordering.application.testing.RecordingDomainEventPublisher;
@@ -36,8 +37,9 @@ class CancelOrderServiceTest {
 
     @BeforeEach
     void placeAnOrder() {
-        OrderDetails details = OrderingUseCases.placeOrder(orders, events, clock).placeOrder(
-                PlaceOrderCommand.of(UUID.randomUUID(), "EUR", List.of(new Item("b-1", 1, new BigDecimal("9.99")))));
+        OrderDetails details = OrderingUseCases.placeOrder(orders, events, new InMemoryIdempotencyKeys(clock), clock)
+                .placeOrder(PlaceOrderCommand.of(UUID.randomUUID(), "EUR",
+                        List.of(new Item("b-1", 1, new BigDecimal("9.99")))));
         placed = new OrderId(details.id());
         events.clear();
         clock.advance(Duration.ofMinutes(10));

@@ -7,6 +7,7 @@ import dev.bookstore.ordering.application.port.in.OrderDetails;
 import dev.bookstore.ordering.application.port.in.PlaceOrderCommand;
 import dev.bookstore.ordering.application.port.in.PlaceOrderCommand.Item;
 import dev.bookstore.ordering.application.port.in.PlaceOrderUseCase;
+import dev.bookstore.ordering.application.testing.InMemoryIdempotencyKeys;
 import dev.bookstore.ordering.application.testing.InMemoryOrderRepository;
 import dev.bookstore.ordering.application.testing.MutableClock;
 import dev.bookstore.ordering.application.testing.RecordingDomainEventPublisher;
@@ -26,7 +27,8 @@ class GetOrderServiceTest {
     private final MutableClock clock = MutableClock.at("2025-03-14T09:00:00Z");
     private final InMemoryOrderRepository orders = new InMemoryOrderRepository();
     private final PlaceOrderUseCase placeOrder =
-            OrderingUseCases.placeOrder(orders, new RecordingDomainEventPublisher(), clock);
+            OrderingUseCases.placeOrder(orders, new RecordingDomainEventPublisher(),
+                    new InMemoryIdempotencyKeys(clock), clock);
     private final GetOrderQuery query = OrderingUseCases.getOrder(orders);
 
     @Test

@@ -7,6 +7,7 @@ import dev.bookstore.ordering.application.port.in.OrderDetails;
 import dev.bookstore.ordering.application.port.in.PlaceOrderCommand;
 import dev.bookstore.ordering.application.port.in.PlaceOrderCommand.Item;
 import dev.bookstore.ordering.application.port.in.PlaceOrderUseCase;
+import dev.bookstore.ordering.application.testing.InMemoryIdempotencyKeys;
 import dev.bookstore.ordering.application.testing.InMemoryOrderRepository;
 import dev.bookstore.ordering.application.testing.MutableClock;
 import dev.bookstore.ordering.application.testing.RecordingDomainEventPublisher;
@@ -34,7 +35,9 @@ class PlaceOrderServiceTest {
     private final MutableClock clock = MutableClock.at("2025-03-14T09:26:53.589Z");
     private final InMemoryOrderRepository orders = new InMemoryOrderRepository();
     private final RecordingDomainEventPublisher events = new RecordingDomainEventPublisher();
-    private final PlaceOrderUseCase placeOrder = OrderingUseCases.placeOrder(orders, events, clock);
+    private final InMemoryIdempotencyKeys idempotencyKeys = new InMemoryIdempotencyKeys(clock);
+    private final PlaceOrderUseCase placeOrder =
+            OrderingUseCases.placeOrder(orders, events, idempotencyKeys, clock);
 
     @Test
     void placingAnOrderSavesIt() {
@@ -46,6 +49,15 @@ class PlaceOrderServiceTest {
         assertThat(saved.total()).isEqualTo(Money.of("65.48", "EUR"));
         assertThat(saved.placedAt()).isEqualTo(clock.instant());
         assertThat(orders.saves()).isEqualTo(1);
+    }
+
+    @Test
+    void anOrderWithoutAnIdempotencyKeyTouchesNoKey() {
+        placeOrder.placeOrder(twoBooks());
+        placeOrder.placeOrder(twoBooks());
+
+        assertThat(orders.size()).isEqualTo(2);
+        assertThat(idempotencyKeys.claims()).isZero();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.bookstore.ordering.application.port.in;
 
+import dev.bookstore.ordering.application.idempotency.IdempotencyKey;
 import dev.bookstore.ordering.domain.order.BookId;
 import dev.bookstore.ordering.domain.order.CustomerId;
 import dev.bookstore.ordering.domain.order.InvalidOrderException;
@@ -12,19 +13,35 @@ import java.util.ArrayList;
 import java.util.Currency;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
  * Place an order. Built from raw values so that every broken rule is reported with the path of the field at
  * fault ({@code items[2].unitPrice}), which the HTTP adapter passes on to the client.
+ *
+ * @param idempotencyKey the client's key for this request, if it sent one: the customer's retries with the same
+ *                       key place the order once
  */
-public record PlaceOrderCommand(CustomerId customerId, Currency currency, List<OrderLine> lines) {
+public record PlaceOrderCommand(CustomerId customerId, Currency currency, List<OrderLine> lines,
+                                Optional<IdempotencyKey> idempotencyKey) {
 
     public PlaceOrderCommand {
         Objects.requireNonNull(customerId, "customerId");
         Objects.requireNonNull(currency, "currency");
         lines = List.copyOf(lines);
         requireLineCount(lines.size());
+        Objects.requireNonNull(idempotencyKey, "idempotencyKey");
+    }
+
+    /** A command without an idempotency key: every such command places a new order. */
+    public PlaceOrderCommand(CustomerId customerId, Currency currency, List<OrderLine> lines) {
+        this(customerId, currency, lines, Optional.empty());
+    }
+
+    /** The same order, placed at most once for all the customer's requests that carry {@code key}. */
+    public PlaceOrderCommand withIdempotencyKey(IdempotencyKey key) {
+        return new PlaceOrderCommand(customerId, currency, lines, Optional.of(key));
     }
 
     /** One requested line, as the client sent it. */

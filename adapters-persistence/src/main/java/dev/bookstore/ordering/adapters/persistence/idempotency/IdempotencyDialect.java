@@ -1,0 +1,57 @@
+package dev.bookstore.ordering.adapters.persistence.idempotency;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.UUID;
+
+/**
+ * The idempotency key statements of one database: how to record a key without ever waiting for a transaction
+ * that holds the same key, and how to delete expired keys while other instances do the same.
+ */
+sealed interface IdempotencyDialect permits PostgresIdempotencyDialect, SqlServerIdempotencyDialect {
+
+    /** Picks the dialect from the JDBC metadata of a live connection, never from a hand-set flag. */
+    static IdempotencyDialect of(Connection connection) throws SQLException {
+        String product = connection.getMetaData().getDatabaseProductName();
+        if (product.startsWith("PostgreSQL")) {
+            return new PostgresIdempotencyDialect();
+        }
+        if (product.startsWith("Microsoft SQL Server")) {
+            return new SqlServerIdempotencyDialect();
+        }
+        throw new IllegalStateException("Idempotency keys are stored on PostgreSQL and Microsoft SQL Server, not "
+                + product);
+    }
+
+    /**
+     * Inserts the key unless it is taken; update count 1 when it was recorded. It never waits for a transaction
+     * that holds the key: it records nothing (PostgreSQL) or fails at once ({@link #heldByAnotherTransaction}).
+     * Parameters from {@link #recordParameters}.
+     */
+    String record();
+
+    Object[] recordParameters(UUID customer, String key, String requestFingerprint, UUID orderId);
+
+    /** Whether {@link #record()} failed because another, unfinished transaction holds the key. */
+    boolean heldByAnotherTransaction(SQLException failure);
+
+    /** Whether {@link #record()} failed because a transaction recorded the key while this one tried. */
+    boolean recordedMeanwhile(SQLException failure);
+
+    /** Request fingerprint and order id of a committed key. Parameters: customer, key. */
+    default String find() {
+        return "SELECT request_hash, order_id FROM idempotency_key WHERE customer_id = ? AND idempotency_key = ?";
+    }
+
+    /**
+     * Deletes up to a limit of expired keys, skipping rows other transactions hold. Parameters from
+     * {@link #deleteExpiredParameters}.
+     */
+    String deleteExpired();
+
+    Object[] deleteExpiredParameters(Duration retention, int limit);
+
+    /** One id as a statement parameter. */
+    Object id(UUID id);
+}

@@ -1,0 +1,63 @@
+package dev.bookstore.ordering.adapters.persistence.idempotency;
+
+import dev.bookstore.ordering.application.idempotency.IdempotencyKey;
+import dev.bookstore.ordering.application.port.out.IdempotencyKeys;
+import dev.bookstore.ordering.domain.order.CustomerId;
+import dev.bookstore.ordering.domain.order.OrderId;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.core.ConnectionCallback;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * {@link IdempotencyKeys} on the {@code idempotency_key} table, with a dialect per database. Claiming joins the
+ * caller's transaction (the order's) and costs one {@code INSERT} when the key is free; only a key in use costs a
+ * second statement, the read of the committed row. Deleting expired keys runs one auto-committed statement.
+ */
+@Component
+public class JdbcIdempotencyKeys implements IdempotencyKeys {
+
+    private final JdbcTemplate jdbc;
+    private final IdempotencyDialect dialect;
+
+    public JdbcIdempotencyKeys(DataSource dataSource) {
+        this.jdbc = new JdbcTemplate(dataSource);
+        this.dialect = jdbc.execute((ConnectionCallback<IdempotencyDialect>) IdempotencyDialect::of);
+    }
+
+    @Override
+    public Claim claim(CustomerId customer, IdempotencyKey key, String requestFingerprint, OrderId orderId) {
+        try {
+            if (jdbc.update(dialect.record(), dialect.recordParameters(customer.value(), key.value(),
+                    requestFingerprint, orderId.value())) == 1) {
+                return new Claim.Recorded();
+            }
+        } catch (DataAccessException e) {
+            if (!(e.getMostSpecificCause() instanceof SQLException failure)) {
+                throw e;
+            }
+            if (dialect.heldByAnotherTransaction(failure)) {
+                return new Claim.InFlight();
+            }
+            if (!dialect.recordedMeanwhile(failure)) {
+                throw e;
+            }
+        }
+        // Not recorded: the key is in use. A statement of its own sees what committed until now, so a key that
+        // is not found is held by a transaction that has not committed (or was deleted just now, as expired):
+        // either way, asking again later gives the answer.
+        List<Claim> used = jdbc.query(dialect.find(), (rs, row) -> new Claim.Used(rs.getString(1),
+                new OrderId(UUID.fromString(rs.getString(2)))), dialect.id(customer.value()), key.value());
+        return used.isEmpty() ? new Claim.InFlight() : used.get(0);
+    }
+
+    @Override
+    public int deleteExpired(Duration retention, int limit) {
+        return jdbc.update(dialect.deleteExpired(), dialect.deleteExpiredParameters(retention, limit));
+    }
+}
