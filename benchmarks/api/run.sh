@@ -216,6 +216,15 @@ CP=${CP%:}
 
 read -r -a JAVA_OPTS_ARRAY <<<"$JAVA_OPTS"
 read -r -a EXTRA_ARGS_ARRAY <<<"$EXTRA_ARGS"
+
+# The service takes bearer tokens only: a throw-away key made for this run, its public half given to the service
+# through Boot's standard property, and one token for the customer the benchmark orders for, with both scopes
+# (it places orders as that customer and reads the operator's statistics).
+BENCH_CUSTOMER=0192b7a4-5d1e-7c3a-9f00-3b1c2d4e5f60
+if [[ -z $AUTH_HEADER ]]; then
+    AUTH_HEADER="Bearer $(java "$BENCH_DIR/MintToken.java" "$WORK/token-key.pem" "$BENCH_CUSTOMER" "orders orders.admin")"
+fi
+TOKEN_KEY_ARG="--spring.security.oauth2.resourceserver.jwt.public-key-location=file:$WORK/token-key.pem"
 JVM_FLAGS=("$HEAP" -XX:+PrintCommandLineFlags "${JAVA_OPTS_ARRAY[@]}")
 
 SERVICE_RUN=0
@@ -231,6 +240,7 @@ start_service() {
         "--spring.rabbitmq.host=$RABBIT_HOST"
         "--spring.rabbitmq.port=$RABBIT_PORT"
         "--server.port=$PORT"
+        "$TOKEN_KEY_ARG"
         "${EXTRA_ARGS_ARRAY[@]}")
     SERVICE_RUN=$((SERVICE_RUN + 1))
     SERVICE_LOG="$WORK/service-$STAMP-$SERVICE_RUN.log"

@@ -1,6 +1,8 @@
 // The live outbox page: plain JavaScript, no build step. Everything it shows comes from the service's own API:
 // GET /outbox/stats, GET /orders?limit=10, and GET/POST /outbox/relay where they exist: only the try-out run
 // (spring-boot:test-run) has them; elsewhere GET /outbox/relay answers 404 and the relay controls stay hidden.
+// Every call carries a bearer token: the try-out run hands one out at /try-out/token (a demo customer who is
+// also an operator); in production the page asks for one and keeps it for the browser tab only.
 'use strict';
 
 const REFRESH_MS = 1000;
@@ -9,6 +11,7 @@ const CHART = { height: 180, left: 40, right: 8, top: 10, bottom: 20 }; // width
 
 const samples = []; // { at: epoch millis, pending: number }
 let relayPaused = null; // null: this instance offers no relay control (not the try-out run)
+let token = sessionStorage.getItem('ordering.token');
 
 const $ = (id) => document.getElementById(id);
 
@@ -23,10 +26,37 @@ function randomUuid() {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+function withToken(headers) {
+  return token ? { ...headers, Authorization: `Bearer ${token}` } : headers;
+}
+
+// The token's subject: the customer the page places orders for.
+function subjectOf(jwt) {
+  try {
+    const payload = jwt.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
+    return JSON.parse(atob(payload)).sub;
+  } catch (error) {
+    return null;
+  }
+}
+
+function useToken(value) {
+  token = value;
+  sessionStorage.setItem('ordering.token', value);
+  const subject = subjectOf(value);
+  if (subject) {
+    $('customer-id').value = subject;
+  }
+}
+
 async function getJson(path) {
-  const response = await fetch(path, { headers: { Accept: 'application/json' }, cache: 'no-store' });
+  const response = await fetch(path, { headers: withToken({ Accept: 'application/json' }), cache: 'no-store' });
   if (response.status === 404) {
     return null;
+  }
+  if (response.status === 401 || response.status === 403) {
+    $('token-box').hidden = false;
+    throw new Error(`${path}: HTTP ${response.status}, the page needs a token with scopes orders and orders.admin`);
   }
   if (!response.ok) {
     throw new Error(`${path}: HTTP ${response.status}`);
@@ -37,7 +67,7 @@ async function getJson(path) {
 async function postJson(path, body) {
   const response = await fetch(path, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    headers: withToken({ 'Content-Type': 'application/json', Accept: 'application/json' }),
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -230,11 +260,33 @@ async function toggleRelay() {
   }
 }
 
+// The try-out run signs demo tokens; production has no such endpoint, and the page asks for a token instead.
+async function fetchTryOutToken() {
+  try {
+    const response = await fetch('/try-out/token', { cache: 'no-store' });
+    if (response.ok) {
+      useToken((await response.text()).trim());
+      return true;
+    }
+  } catch (error) {
+    // no try-out run: ask for a token
+  }
+  return false;
+}
+
 $('customer-id').value = randomUuid();
+if (token) {
+  useToken(token);
+}
+$('token-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  useToken($('token').value.trim());
+  $('token-box').hidden = true;
+});
 $('order-form').addEventListener('submit', (event) => {
   event.preventDefault();
   placeOrders(1);
 });
 $('place-many').addEventListener('click', () => placeOrders(25));
 $('relay-toggle').addEventListener('click', toggleRelay);
-refresh();
+(token ? Promise.resolve(true) : fetchTryOutToken()).then(() => refresh());

@@ -6,19 +6,44 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Map;
+import java.util.UUID;
+import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** A minimal HTTP client for the service under test: plain JDK, no test-only Spring client. */
+/**
+ * A minimal HTTP client for the service under test: plain JDK, no test-only Spring client. Unless told otherwise
+ * ({@link #as(String)}, {@link #anonymous()}) it calls as the party the request is about: {@code POST /orders} with
+ * a token of the body's customer, everything else with an operator's token ({@link TestTokens}).
+ */
 public final class HttpJson {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private final HttpClient client = HttpClient.newHttpClient();
+    private final HttpClient client;
     private final String baseUrl;
+    /** The bearer token for a request about this customer (null when the request is about none); null: none. */
+    private final Function<UUID, String> tokens;
 
     public HttpJson(int port) {
-        this.baseUrl = "http://127.0.0.1:" + port;
+        this(HttpClient.newHttpClient(), "http://127.0.0.1:" + port,
+                customer -> customer != null ? TestTokens.customer(customer) : TestTokens.operator());
+    }
+
+    private HttpJson(HttpClient client, String baseUrl, Function<UUID, String> tokens) {
+        this.client = client;
+        this.baseUrl = baseUrl;
+        this.tokens = tokens;
+    }
+
+    /** The same client, calling with this bearer token on every request. */
+    public HttpJson as(String bearerToken) {
+        return new HttpJson(client, baseUrl, customer -> bearerToken);
+    }
+
+    /** The same client, calling without any token. */
+    public HttpJson anonymous() {
+        return new HttpJson(client, baseUrl, customer -> null);
     }
 
     public record Response(int status, Map<String, java.util.List<String>> headers, String body) {
@@ -39,6 +64,7 @@ public final class HttpJson {
         if (contentType != null) {
             request.header("Content-Type", contentType);
         }
+        authorize(request, path.equals("/orders") ? customerIn(body) : null);
         for (int i = 0; i + 1 < headers.length; i += 2) {
             request.header(headers[i], headers[i + 1]);
         }
@@ -50,7 +76,26 @@ public final class HttpJson {
     }
 
     public Response get(String path) {
-        return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).GET().build());
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path)).GET();
+        authorize(request, null);
+        return send(request.build());
+    }
+
+    private void authorize(HttpRequest.Builder request, UUID customer) {
+        String bearer = tokens.apply(customer);
+        if (bearer != null) {
+            request.header("Authorization", "Bearer " + bearer);
+        }
+    }
+
+    /** The customerId of an order body, when it is one. */
+    private static UUID customerIn(String body) {
+        try {
+            JsonNode customer = JSON.readTree(body).get("customerId");
+            return customer != null && customer.isString() ? UUID.fromString(customer.asString()) : null;
+        } catch (RuntimeException notAnOrderBody) {
+            return null;
+        }
     }
 
     private Response send(HttpRequest request) {

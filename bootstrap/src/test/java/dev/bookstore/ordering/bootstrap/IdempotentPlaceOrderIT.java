@@ -59,6 +59,7 @@ class IdempotentPlaceOrderIT {
         registry.add("ordering.idempotency.retention-interval", () -> "1h");
         registry.add("ordering.idempotency.retention-chunk", () -> String.valueOf(PURGE_CHUNK));
         registry.add("spring.rabbitmq.port", () -> "1");
+        registry.add(TestTokens.PUBLIC_KEY_PROPERTY, TestTokens::publicKeyLocation);
     }
 
     @AfterAll

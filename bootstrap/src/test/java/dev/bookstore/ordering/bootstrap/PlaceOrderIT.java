@@ -49,6 +49,7 @@ class PlaceOrderIT {
         registry.add("ordering.outbox.retention-interval", () -> "1h");
         registry.add("ordering.idempotency.retention-interval", () -> "1h");
         registry.add("spring.rabbitmq.port", () -> "1");
+        registry.add(TestTokens.PUBLIC_KEY_PROPERTY, TestTokens::publicKeyLocation);
     }
 
     @AfterAll

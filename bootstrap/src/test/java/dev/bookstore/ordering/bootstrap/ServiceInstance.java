@@ -31,6 +31,7 @@ final class ServiceInstance implements AutoCloseable {
         properties.put("spring.rabbitmq.port", String.valueOf(rabbitPort));
         properties.put("spring.rabbitmq.connection-timeout", "2s");
         properties.put("ordering.outbox.exchange", exchange);
+        properties.put(TestTokens.PUBLIC_KEY_PROPERTY, TestTokens.publicKeyLocation());
         properties.putAll(overrides);
         // As command-line arguments: they outrank application.yml, as a deployment's settings would.
         String[] args = properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())

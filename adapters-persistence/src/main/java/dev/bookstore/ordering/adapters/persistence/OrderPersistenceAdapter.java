@@ -1,6 +1,7 @@
 package dev.bookstore.ordering.adapters.persistence;
 
 import dev.bookstore.ordering.application.port.out.OrderRepository;
+import dev.bookstore.ordering.domain.order.CustomerId;
 import dev.bookstore.ordering.domain.order.Order;
 import dev.bookstore.ordering.domain.order.OrderId;
 import java.util.List;
@@ -46,5 +47,10 @@ class OrderPersistenceAdapter implements OrderRepository {
     @Override
     public List<Order> findRecent(int limit) {
         return sql.newestFirst(limit);
+    }
+
+    @Override
+    public List<Order> findRecentOf(CustomerId customer, int limit) {
+        return sql.newestFirstOf(customer, limit);
     }
 }

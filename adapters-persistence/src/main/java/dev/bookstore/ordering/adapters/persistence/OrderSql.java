@@ -42,13 +42,20 @@ final class OrderSql {
     static final String INSERT_LINE = """
             INSERT INTO order_line (order_id, line_no, book_id, quantity, unit_price) VALUES (?, ?, ?, ?, ?)""";
 
-    static final String NEWEST_FIRST = """
-            SELECT o.id, o.customer_id, o.currency, o.status, o.placed_at, l.book_id, l.quantity, l.unit_price
-              FROM (SELECT id, customer_id, currency, status, placed_at FROM orders
-                     ORDER BY placed_at DESC, id DESC
-                     OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY) o
-              JOIN order_line l ON l.order_id = o.id
-             ORDER BY o.placed_at DESC, o.id DESC, l.line_no""";
+    static final String NEWEST_FIRST = newestFirst("");
+
+    /** Parameters: the customer id, the limit. */
+    static final String NEWEST_FIRST_OF_CUSTOMER = newestFirst("WHERE customer_id = ? ");
+
+    private static String newestFirst(String where) {
+        return """
+                SELECT o.id, o.customer_id, o.currency, o.status, o.placed_at, l.book_id, l.quantity, l.unit_price
+                  FROM (SELECT id, customer_id, currency, status, placed_at FROM orders %s
+                         ORDER BY placed_at DESC, id DESC
+                         OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY) o
+                  JOIN order_line l ON l.order_id = o.id
+                 ORDER BY o.placed_at DESC, o.id DESC, l.line_no""".formatted(where);
+    }
 
     private final JdbcTemplate jdbc;
     /** PostgreSQL binds {@code uuid} columns from {@link UUID}; SQL Server's {@code uniqueidentifier} from text. */
@@ -78,6 +85,10 @@ final class OrderSql {
 
     List<Order> newestFirst(int limit) {
         return jdbc.query(NEWEST_FIRST, OrderSql::toOrders, limit);
+    }
+
+    List<Order> newestFirstOf(CustomerId customer, int limit) {
+        return jdbc.query(NEWEST_FIRST_OF_CUSTOMER, OrderSql::toOrders, id(customer.value()), limit);
     }
 
     private Object id(UUID id) {

@@ -16,7 +16,8 @@ class OrderSqlTest {
     private static final Map<String, String> STATEMENTS = Map.of(
             "insert order", OrderSql.INSERT_ORDER,
             "insert line", OrderSql.INSERT_LINE,
-            "newest first", OrderSql.NEWEST_FIRST);
+            "newest first", OrderSql.NEWEST_FIRST,
+            "newest first of a customer", OrderSql.NEWEST_FIRST_OF_CUSTOMER);
 
     @Test
     void everyStatementParses() {
@@ -29,6 +30,9 @@ class OrderSqlTest {
         assertThat(OrderSql.INSERT_ORDER.chars().filter(c -> c == '?')).hasSize(6);
         assertThat(OrderSql.INSERT_LINE.chars().filter(c -> c == '?')).hasSize(5);
         assertThat(OrderSql.NEWEST_FIRST.chars().filter(c -> c == '?')).hasSize(1);
+        assertThat(OrderSql.NEWEST_FIRST_OF_CUSTOMER.chars().filter(c -> c == '?')).hasSize(2);
+        assertThat(OrderSql.NEWEST_FIRST_OF_CUSTOMER.indexOf("customer_id = ?")).as("customer bound before limit")
+                .isLessThan(OrderSql.NEWEST_FIRST_OF_CUSTOMER.indexOf("NEXT ?"));
     }
 
     @Test
@@ -36,6 +40,7 @@ class OrderSqlTest {
         // SQL Server has no LIMIT, and refuses ORDER BY in a derived table unless TOP or OFFSET ... FETCH is given.
         assertThat(OrderSql.NEWEST_FIRST).doesNotContainIgnoringCase("LIMIT")
                 .contains("ORDER BY placed_at DESC, id DESC\n         OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY) o");
+        assertThat(OrderSql.NEWEST_FIRST_OF_CUSTOMER).doesNotContainIgnoringCase("LIMIT");
     }
 
     @Test

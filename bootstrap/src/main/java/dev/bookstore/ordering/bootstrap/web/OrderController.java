@@ -13,6 +13,7 @@ import java.util.UUID;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.Authentication;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -43,27 +44,46 @@ class OrderController {
      */
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<OrderResponse> place(@RequestBody OrderRequests.PlaceOrder request,
-                                        @RequestHeader HttpHeaders headers) {
+                                        @RequestHeader HttpHeaders headers, Authentication caller) {
+        // The idempotency key's scope is the command's customer, which is the token's subject from here on.
+        if (request.customerId() != null && !Caller.of(caller).mayPlaceFor(request.customerId())) {
+            throw new ForeignCustomerException();
+        }
         PlaceOrderCommand body = request.toCommand();
         PlaceOrderCommand command = IdempotencyKeyHeader.of(headers).map(body::withIdempotencyKey).orElse(body);
         OrderDetails order = placeOrder.placeOrder(command);
         return ResponseEntity.created(URI.create("/orders/" + order.id())).body(OrderResponse.of(order));
     }
 
+    /** Another customer's order answers 404, exactly like a missing one: its existence is not disclosed. */
     @GetMapping("/{id}")
-    OrderResponse get(@PathVariable UUID id) {
-        OrderId orderId = new OrderId(id);
-        return getOrder.findOrder(orderId).map(OrderResponse::of)
-                .orElseThrow(() -> new OrderNotFoundException(orderId));
+    OrderResponse get(@PathVariable UUID id, Authentication caller) {
+        return OrderResponse.of(visibleOrder(new OrderId(id), Caller.of(caller)));
     }
 
+    /** An operator gets the newest orders of all customers, a customer its own. */
     @GetMapping
-    List<OrderResponse> recent(@RequestParam(defaultValue = "20") int limit) {
-        return getOrder.recentOrders(limit).stream().map(OrderResponse::of).toList();
+    List<OrderResponse> recent(@RequestParam(defaultValue = "20") int limit, Authentication authentication) {
+        Caller caller = Caller.of(authentication);
+        List<OrderDetails> orders;
+        if (caller.operator()) {
+            orders = getOrder.recentOrders(limit);
+        } else {
+            orders = getOrder.recentOrdersOf(caller.customer().orElseThrow(ForeignCustomerException::new), limit);
+        }
+        return orders.stream().map(OrderResponse::of).toList();
     }
 
     @PostMapping(path = "/{id}/cancel", consumes = MediaType.APPLICATION_JSON_VALUE)
-    OrderResponse cancel(@PathVariable UUID id, @RequestBody OrderRequests.CancelOrder request) {
-        return OrderResponse.of(cancelOrder.cancelOrder(new OrderId(id), request.reason() == null ? "" : request.reason()));
+    OrderResponse cancel(@PathVariable UUID id, @RequestBody OrderRequests.CancelOrder request,
+                         Authentication caller) {
+        OrderId orderId = new OrderId(id);
+        // An order never changes hands, so checking before the cancel's own transaction is enough.
+        visibleOrder(orderId, Caller.of(caller));
+        return OrderResponse.of(cancelOrder.cancelOrder(orderId, request.reason() == null ? "" : request.reason()));
+    }
+
+    private OrderDetails visibleOrder(OrderId id, Caller caller) {
+        return getOrder.findOrder(id).filter(caller::maySee).orElseThrow(() -> new OrderNotFoundException(id));
     }
 }

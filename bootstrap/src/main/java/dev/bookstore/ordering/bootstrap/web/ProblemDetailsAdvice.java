@@ -42,6 +42,13 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
         return problem;
     }
 
+    @ExceptionHandler(ForeignCustomerException.class)
+    ProblemDetail foreignCustomer(ForeignCustomerException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.FORBIDDEN, e.getMessage());
+        problem.setTitle("Forbidden");
+        return problem;
+    }
+
     @ExceptionHandler(OrderCannotBeCancelledException.class)
     ProblemDetail conflict(OrderCannotBeCancelledException e) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());

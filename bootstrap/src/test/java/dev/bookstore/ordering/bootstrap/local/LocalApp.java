@@ -20,7 +20,9 @@ final class LocalApp implements AutoCloseable {
     private LocalApp(ConfigurableApplicationContext context) {
         this.context = context;
         this.port = ((WebServerApplicationContext) context).getWebServer().getPort();
-        this.http = new HttpJson(port);
+        // As the page and the README's examples do: a demo token from the try-out run itself.
+        HttpJson anonymous = new HttpJson(port).anonymous();
+        this.http = anonymous.as(anonymous.get("/try-out/token").body().strip());
     }
 
     static LocalApp start(Path dataDirectory) {

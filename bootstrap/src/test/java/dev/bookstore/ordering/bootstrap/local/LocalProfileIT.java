@@ -53,7 +53,7 @@ class LocalProfileIT {
                 channel.queueBind(queue, EXCHANGE, "order.#");
 
                 HttpJson.Response placed = app.http.postJson("/orders",
-                        HttpJson.orderJson(UUID.randomUUID().toString(), 2));
+                        HttpJson.orderJson(TryOutTokens.DEMO_CUSTOMER.toString(), 2));
                 assertThat(placed.status()).isEqualTo(201);
                 orderId = placed.json().get("id").asString();
 
@@ -77,6 +77,14 @@ class LocalProfileIT {
             assertThat(relay.status()).isEqualTo(200);
             assertThat(relay.json().get("paused").asBoolean()).isFalse();
             assertThat(relay.json().get("demoConsumerReceived").asLong()).isEqualTo(1);
+
+            // the try-out run's demo tokens are the only way in: without one, 401; a plain customer's token
+            // (scope orders) is not an operator's
+            assertThat(app.http.anonymous().get("/orders").status()).isEqualTo(401);
+            String customerOnly = app.http.anonymous().get("/try-out/token?customer=" + UUID.randomUUID()
+                    + "&scope=orders").body().strip();
+            assertThat(app.http.as(customerOnly).get("/outbox/stats").status()).isEqualTo(403);
+            assertThat(app.http.as(customerOnly).get("/orders").json()).isEmpty();
 
             // the probes a Kubernetes deployment points at (application.yml, the same as in production)
             assertThat(app.http.get("/actuator/health/liveness").json().get("status").asString()).isEqualTo("UP");

@@ -31,7 +31,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 @TestConfiguration(proxyBeanMethods = false)
 @Profile(TryOutConfiguration.PROFILE)
-@Import(RelayControlController.class)
+@Import({RelayControlController.class, TryOutTokens.class})
 public class TryOutConfiguration {
 
     /** The profile of the try-out run; it exists on the test classpath only. */

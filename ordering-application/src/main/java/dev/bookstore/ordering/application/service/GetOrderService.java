@@ -3,6 +3,7 @@ package dev.bookstore.ordering.application.service;
 import dev.bookstore.ordering.application.port.in.GetOrderQuery;
 import dev.bookstore.ordering.application.port.in.OrderDetails;
 import dev.bookstore.ordering.application.port.out.OrderRepository;
+import dev.bookstore.ordering.domain.order.CustomerId;
 import dev.bookstore.ordering.domain.order.OrderId;
 import java.util.List;
 import java.util.Optional;
@@ -26,5 +27,11 @@ final class GetOrderService implements GetOrderQuery {
     public List<OrderDetails> recentOrders(int limit) {
         int bounded = Math.max(1, Math.min(limit, MAX_RECENT));
         return orders.findRecent(bounded).stream().map(OrderDetails::of).toList();
+    }
+
+    @Override
+    public List<OrderDetails> recentOrdersOf(CustomerId customer, int limit) {
+        int bounded = Math.max(1, Math.min(limit, MAX_RECENT));
+        return orders.findRecentOf(customer, bounded).stream().map(OrderDetails::of).toList();
     }
 }

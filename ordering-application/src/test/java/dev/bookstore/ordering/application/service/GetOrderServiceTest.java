@@ -11,6 +11,7 @@ import dev.bookstore.ordering.application.testing.InMemoryIdempotencyKeys;
 import dev.bookstore.ordering.application.testing.InMemoryOrderRepository;
 import dev.bookstore.ordering.application.testing.MutableClock;
 import dev.bookstore.ordering.application.testing.RecordingDomainEventPublisher;
+import dev.bookstore.ordering.domain.order.CustomerId;
 import dev.bookstore.ordering.domain.order.OrderId;
 import dev.bookstore.ordering.domain.shared.Money;
 import dev.bookstore.ordering.domain.shared.UuidV7;
@@ -74,6 +75,20 @@ class GetOrderServiceTest {
     }
 
     @Test
+    void recentOrdersOfACustomerAreOnlyTheirs() {
+        UUID alice = UUID.randomUUID();
+        OrderDetails first = place(alice, "1.00");
+        clock.advance(Duration.ofSeconds(1));
+        place(UUID.randomUUID(), "2.00");
+        clock.advance(Duration.ofSeconds(1));
+        OrderDetails second = place(alice, "3.00");
+
+        assertThat(query.recentOrdersOf(new CustomerId(alice), 10)).extracting(OrderDetails::id)
+                .containsExactly(second.id(), first.id());
+        assertThat(query.recentOrdersOf(new CustomerId(alice), 500)).hasSize(2);
+    }
+
+    @Test
     void noOrdersNoRecentOrders() {
         assertThat(query.recentOrders(10)).isEmpty();
     }
@@ -88,7 +103,11 @@ class GetOrderServiceTest {
     }
 
     private OrderDetails place(String price) {
-        return placeOrder.placeOrder(PlaceOrderCommand.of(UUID.randomUUID(), "EUR",
+        return place(UUID.randomUUID(), price);
+    }
+
+    private OrderDetails place(UUID customer, String price) {
+        return placeOrder.placeOrder(PlaceOrderCommand.of(customer, "EUR",
                 List.of(new Item("b-1", 1, new BigDecimal(price)))));
     }
 }

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * {@link OrderRepository} in a map. Like a database it keeps the state, not the object: every read
@@ -53,7 +54,16 @@ public final class InMemoryOrderRepository implements OrderRepository {
 
     @Override
     public synchronized List<Order> findRecent(int limit) {
-        return orders.values().stream()
+        return newestFirst(orders.values().stream(), limit);
+    }
+
+    @Override
+    public synchronized List<Order> findRecentOf(CustomerId customer, int limit) {
+        return newestFirst(orders.values().stream().filter(stored -> stored.customerId().equals(customer)), limit);
+    }
+
+    private static List<Order> newestFirst(Stream<StoredOrder> candidates, int limit) {
+        return candidates
                 .sorted(Comparator.comparing(StoredOrder::placedAt)
                         .thenComparing(stored -> stored.id().value().toString())
                         .reversed())

@@ -69,8 +69,26 @@ class InMemoryOrderRepositoryTest {
         assertThat(orders.findRecent(1)).extracting(Order::id).containsExactly(newer.id());
     }
 
+    @Test
+    void recentOrdersOfACustomerAreOnlyTheirsNewestFirst() {
+        CustomerId alice = new CustomerId(UUID.randomUUID());
+        Order older = place(alice, NOW);
+        Order someoneElses = place(NOW.plusSeconds(1));
+        Order newer = place(alice, NOW.plusSeconds(2));
+        orders.add(older);
+        orders.add(someoneElses);
+        orders.add(newer);
+
+        assertThat(orders.findRecentOf(alice, 10)).extracting(Order::id).containsExactly(newer.id(), older.id());
+        assertThat(orders.findRecentOf(alice, 1)).extracting(Order::id).containsExactly(newer.id());
+    }
+
     private static Order place(Instant at) {
-        return Order.place(new CustomerId(UUID.randomUUID()), Currency.getInstance("EUR"),
+        return place(new CustomerId(UUID.randomUUID()), at);
+    }
+
+    private static Order place(CustomerId customer, Instant at) {
+        return Order.place(customer, Currency.getInstance("EUR"),
                 List.of(new OrderLine(new BookId("b-1"), 1, Money.of("9.99", "EUR"))), at);
     }
 }

@@ -1,5 +1,6 @@
 package dev.bookstore.ordering.application.port.in;
 
+import dev.bookstore.ordering.domain.order.CustomerId;
 import dev.bookstore.ordering.domain.order.OrderId;
 import java.util.List;
 import java.util.Optional;
@@ -11,4 +12,7 @@ public interface GetOrderQuery {
 
     /** The most recently placed orders, newest first, at most {@code limit}. */
     List<OrderDetails> recentOrders(int limit);
+
+    /** The most recently placed orders of one customer, newest first, at most {@code limit}. */
+    List<OrderDetails> recentOrdersOf(CustomerId customer, int limit);
 }

@@ -1,5 +1,6 @@
 package dev.bookstore.ordering.application.port.out;
 
+import dev.bookstore.ordering.domain.order.CustomerId;
 import dev.bookstore.ordering.domain.order.Order;
 import dev.bookstore.ordering.domain.order.OrderId;
 import java.util.List;
@@ -24,4 +25,7 @@ public interface OrderRepository {
 
     /** Newest first, at most {@code limit}. */
     List<Order> findRecent(int limit);
+
+    /** The orders of one customer, newest first, at most {@code limit}. */
+    List<Order> findRecentOf(CustomerId customer, int limit);
 }

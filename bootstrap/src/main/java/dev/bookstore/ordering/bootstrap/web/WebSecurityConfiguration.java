@@ -1,0 +1,115 @@
+package dev.bookstore.ordering.bootstrap.web;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.net.URI;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.oauth2.jwt.JwtDecoder;
+import org.springframework.security.oauth2.server.resource.web.BearerTokenAuthenticationEntryPoint;
+import org.springframework.security.oauth2.server.resource.web.access.BearerTokenAccessDeniedHandler;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.access.AccessDeniedHandler;
+import org.springframework.security.web.AuthenticationEntryPoint;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The service as an OAuth2 resource server: every call but health, info, the API description and the static
+ * page carries a JWT, verified with the key Boot's standard properties name
+ * ({@code spring.security.oauth2.resourceserver.jwt.issuer-uri}, {@code jwk-set-uri} or
+ * {@code public-key-location}).
+ *
+ * <ul>
+ *   <li>scope {@code orders}: a customer, whose id is the token's subject, places orders as itself and reads and
+ *       cancels its own (which orders it sees is decided by {@link Caller} in the controller);</li>
+ *   <li>scope {@code orders.admin}: an operator: all orders, the outbox statistics, every operational endpoint
+ *       and the actuator beyond health and info.</li>
+ * </ul>
+ *
+ * A missing, expired or badly signed token answers 401 with {@code WWW-Authenticate}, a missing scope 403; both
+ * as problem details. Stateless: no session, no cookie, so no CSRF token either.
+ */
+@Configuration(proxyBeanMethods = false)
+class WebSecurityConfiguration {
+
+    private static final String CUSTOMER = "SCOPE_" + Caller.CUSTOMER_SCOPE;
+    private static final String OPERATOR = "SCOPE_" + Caller.OPERATOR_SCOPE;
+
+    @Bean
+    SecurityFilterChain securityFilterChain(HttpSecurity http, ObjectProvider<JwtDecoder> jwtDecoder,
+                                            JsonMapper json) throws Exception {
+        if (jwtDecoder.getIfAvailable() == null) {
+            throw new IllegalStateException("No key to verify bearer tokens with is configured. Set one of "
+                    + "spring.security.oauth2.resourceserver.jwt.issuer-uri, .jwk-set-uri or "
+                    + ".public-key-location (see the README, 'Calling the API with a token').");
+        }
+        ProblemWriter problems = new ProblemWriter(json);
+        http.authorizeHttpRequests(requests -> requests
+                        .requestMatchers("/actuator/health", "/actuator/health/**", "/actuator/info").permitAll()
+                        .requestMatchers(HttpMethod.GET, "/", "/index.html", "/app.js", "/style.css",
+                                "/favicon.ico", "/v3/api-docs", "/v3/api-docs/**").permitAll()
+                        .requestMatchers("/error").permitAll()
+                        .requestMatchers(HttpMethod.POST, "/orders").hasAuthority(CUSTOMER)
+                        .requestMatchers(HttpMethod.GET, "/orders", "/orders/*").hasAnyAuthority(CUSTOMER, OPERATOR)
+                        .requestMatchers(HttpMethod.POST, "/orders/*/cancel").hasAnyAuthority(CUSTOMER, OPERATOR)
+                        .anyRequest().hasAuthority(OPERATOR))
+                .oauth2ResourceServer(resourceServer -> resourceServer
+                        .jwt(jwt -> {
+                        })
+                        .authenticationEntryPoint(problems.unauthorized())
+                        .accessDeniedHandler(problems.forbidden()))
+                .exceptionHandling(exceptions -> exceptions
+                        .authenticationEntryPoint(problems.unauthorized())
+                        .accessDeniedHandler(problems.forbidden()))
+                .sessionManagement(sessions -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                .csrf(csrf -> csrf.disable())
+                .requestCache(cache -> cache.disable());
+        return http.build();
+    }
+
+    /** 401 and 403 as problem details, with the {@code WWW-Authenticate} header of RFC 6750. */
+    private static final class ProblemWriter {
+
+        private final JsonMapper json;
+        private final BearerTokenAuthenticationEntryPoint bearerEntryPoint = new BearerTokenAuthenticationEntryPoint();
+        private final BearerTokenAccessDeniedHandler bearerAccessDenied = new BearerTokenAccessDeniedHandler();
+
+        ProblemWriter(JsonMapper json) {
+            this.json = json;
+        }
+
+        AuthenticationEntryPoint unauthorized() {
+            return (request, response, exception) -> {
+                bearerEntryPoint.commence(request, response, exception);
+                write(request, response, HttpStatus.UNAUTHORIZED, "Authentication required",
+                        "A valid bearer token is required: it is missing, expired or not signed by a trusted key.");
+            };
+        }
+
+        AccessDeniedHandler forbidden() {
+            return (request, response, exception) -> {
+                bearerAccessDenied.handle(request, response, exception);
+                write(request, response, HttpStatus.FORBIDDEN, "Forbidden",
+                        "The token does not grant this: it lacks the scope the request needs.");
+            };
+        }
+
+        private void write(HttpServletRequest request, HttpServletResponse response, HttpStatus status,
+                           String title, String detail) throws IOException {
+            ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
+            problem.setTitle(title);
+            problem.setInstance(URI.create(request.getRequestURI()));
+            response.setStatus(status.value());
+            response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+            json.writeValue(response.getOutputStream(), problem);
+        }
+    }
+}
