@@ -10,8 +10,10 @@ WITH numbered AS (
     SELECT position, created_at, occurred_at, ROW_NUMBER() OVER (ORDER BY occurred_at, id) AS row_no
       FROM outbox_message)
 UPDATE numbered SET position = row_no, created_at = occurred_at;
-DECLARE @next bigint = (SELECT COALESCE(MAX(position), 0) + 1 FROM outbox_message);
-EXEC (N'ALTER SEQUENCE outbox_message_position RESTART WITH ' + CAST(@next AS nvarchar(20)));
+-- RESTART WITH takes a constant only, hence the statement is built (EXEC takes no expression, only a variable).
+DECLARE @restart nvarchar(200) = N'ALTER SEQUENCE outbox_message_position RESTART WITH '
+    + CAST((SELECT COALESCE(MAX(position), 0) + 1 FROM outbox_message) AS nvarchar(20));
+EXEC sp_executesql @restart;
 GO
 
 ALTER TABLE outbox_message ALTER COLUMN position bigint NOT NULL;
