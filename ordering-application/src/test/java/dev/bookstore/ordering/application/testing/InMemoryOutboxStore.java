@@ -32,9 +32,9 @@ import java.util.stream.Stream;
  *       {@code position} first (a counter that {@link #append} hands out, as the database's sequence does),
  *       until {@code now + lease}.</li>
  *   <li><b>Ordered claim</b> takes of each aggregate ({@code aggregateType}, {@code aggregateId}) only its
- *       unpublished row of the lowest position, and only while no row of that aggregate holds a live lease: one message in flight per
- *       aggregate. An oldest row that is not due yet, or parked, holds back the rest of its aggregate; a parked
- *       one until it is unparked and published.</li>
+ *       unpublished row of the lowest position, and only while no row of that aggregate holds a live lease: one
+ *       message in flight per aggregate. An oldest row that is not due yet, or parked, holds back the rest of its
+ *       aggregate; a parked one until it is unparked and published.</li>
  *   <li><b>Outcomes</b> ({@link #markPublished}, {@link #recordFailures}, {@link #release}) change only rows
  *       still {@code claimed_by} the caller, as {@code WHERE id = ANY(?) AND claimed_by = ?} does: a relay
  *       whose lease expired and was taken over is ignored; one whose lease expired without a takeover may still

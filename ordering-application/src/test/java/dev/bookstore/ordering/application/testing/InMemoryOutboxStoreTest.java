@@ -191,7 +191,8 @@ class InMemoryOutboxStoreTest {
         OutboxMessage x1 = append("order-x", start);
         OutboxMessage x2 = append("order-x", start.plusSeconds(1));
         store.claim("relay-1", 10, LEASE, true);
-        store.recordFailures("relay-1", List.of(DeliveryFailure.retryAfter(x1.id(), "RETURNED", Duration.ofSeconds(5))));
+        store.recordFailures("relay-1",
+                List.of(DeliveryFailure.retryAfter(x1.id(), "RETURNED", Duration.ofSeconds(5))));
 
         assertThat(store.claim("relay-1", 10, LEASE, true)).isEmpty();
 

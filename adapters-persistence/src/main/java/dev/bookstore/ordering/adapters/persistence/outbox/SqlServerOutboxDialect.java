@@ -64,10 +64,13 @@ final class SqlServerOutboxDialect implements OutboxDialect {
                  WHERE id = ? AND claimed_by = ?""";
     }
 
-    /** DATEADD takes an int: up to about 24 days in milliseconds, far more than any backoff. */
+    /**
+     * DATEADD takes an int, about 24.8 days in milliseconds: a longer delay (a backoff-max beyond that) is cut to
+     * it rather than failing the whole batch of outcomes.
+     */
     @Override
     public Object milliseconds(Duration delay) {
-        return Math.toIntExact(delay.toMillis());
+        return (int) Math.min(delay.toMillis(), Integer.MAX_VALUE);
     }
 
     @Override
