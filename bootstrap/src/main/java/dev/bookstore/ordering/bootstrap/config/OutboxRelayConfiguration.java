@@ -97,8 +97,8 @@ class OutboxRelayConfiguration {
     }
 
     @Bean
-    OutboxRetentionJob outboxRetentionJob(OutboxStore outbox, OutboxProperties properties, Clock clock) {
-        return new OutboxRetentionJob(outbox, properties.retention(), properties.retentionChunk(), clock);
+    OutboxRetentionJob outboxRetentionJob(OutboxStore outbox, OutboxProperties properties) {
+        return new OutboxRetentionJob(outbox, properties.retention(), properties.retentionChunk());
     }
 
     static RelaySettings settings(OutboxProperties properties, String owner) {

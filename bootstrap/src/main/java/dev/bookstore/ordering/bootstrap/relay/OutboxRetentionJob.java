@@ -1,9 +1,7 @@
 package dev.bookstore.ordering.bootstrap.relay;
 
 import dev.bookstore.ordering.application.port.out.OutboxStore;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -11,7 +9,8 @@ import org.springframework.scheduling.annotation.Scheduled;
 /**
  * Keeps the outbox from growing forever: deletes messages published longer ago than the retention, in
  * bounded chunks so that no statement holds many locks or a long transaction. Every instance may run it;
- * deleting an already deleted row is a no-op.
+ * deleting an already deleted row is a no-op. The age is measured by the database's clock, the one that stamped
+ * the rows published, so an instance whose clock is off deletes nothing early.
  */
 public final class OutboxRetentionJob {
 
@@ -20,13 +19,11 @@ public final class OutboxRetentionJob {
     private final OutboxStore outbox;
     private final Duration retention;
     private final int chunk;
-    private final Clock clock;
 
-    public OutboxRetentionJob(OutboxStore outbox, Duration retention, int chunk, Clock clock) {
+    public OutboxRetentionJob(OutboxStore outbox, Duration retention, int chunk) {
         this.outbox = outbox;
         this.retention = retention;
         this.chunk = chunk;
-        this.clock = clock;
     }
 
     @Scheduled(fixedDelayString = "${ordering.outbox.retention-interval:1m}",
@@ -44,11 +41,10 @@ public final class OutboxRetentionJob {
 
     /** Deletes chunk after chunk until a chunk comes back short; returns the total. */
     public int purge() {
-        Instant cutoff = clock.instant().minus(retention);
         int total = 0;
         int deleted;
         do {
-            deleted = outbox.deletePublishedBefore(cutoff, chunk);
+            deleted = outbox.deletePublishedOlderThan(retention, chunk);
             total += deleted;
         } while (deleted == chunk);
         return total;

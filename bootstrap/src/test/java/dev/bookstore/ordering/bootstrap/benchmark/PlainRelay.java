@@ -45,7 +45,7 @@ final class PlainRelay implements BenchmarkRelay {
             SELECT id, aggregate_id, type, exchange, routing_key, payload::text, headers::text, occurred_at
               FROM outbox_message
              WHERE published_at IS NULL AND status = 'PENDING' AND next_attempt_at <= now()
-             ORDER BY occurred_at, id
+             ORDER BY position
              LIMIT ?
                FOR UPDATE SKIP LOCKED""";
 

@@ -15,7 +15,6 @@ import dev.bookstore.ordering.application.port.out.OutboxStore;
 import dev.bookstore.ordering.application.service.OrderingUseCases;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
@@ -124,8 +123,8 @@ final class ProjectRelay implements BenchmarkRelay {
         }
 
         @Override
-        public int deletePublishedBefore(Instant cutoff, int limit) {
-            return store.deletePublishedBefore(cutoff, limit);
+        public int deletePublishedOlderThan(Duration age, int limit) {
+            return store.deletePublishedOlderThan(age, limit);
         }
 
         @Override

@@ -9,7 +9,8 @@ import java.time.Duration;
  * @param parked messages that failed {@code max-attempts} times and wait for an operator
  * @param published messages ever confirmed by the broker and marked published, also those that retention has
  *                  deleted since
- * @param oldestPendingAge how long the oldest pending message has waited; zero when nothing is pending
+ * @param oldestPendingAge how long the oldest pending message has waited since the database stored it, by the
+ *                         database's clock; zero when nothing is pending
  */
 public record OutboxStats(long pending, long parked, long published, Duration oldestPendingAge) {
 }

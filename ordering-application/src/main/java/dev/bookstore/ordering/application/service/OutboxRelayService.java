@@ -98,7 +98,7 @@ final class OutboxRelayService implements RelayOutboxUseCase {
                 untried.add(result.messageId());
                 unavailableCause = result.outcome() + ": " + result.detail();
             } else {
-                failures.add(failure(byId.get(result.messageId()), result, now));
+                failures.add(failure(byId.get(result.messageId()), result));
             }
         }
 
@@ -120,14 +120,14 @@ final class OutboxRelayService implements RelayOutboxUseCase {
         return new RelayRound(batch.size(), published.size(), failures.size() - parked, parked, untried.size());
     }
 
-    private DeliveryFailure failure(OutboxMessage message, PublishResult result, Instant now) {
+    private DeliveryFailure failure(OutboxMessage message, PublishResult result) {
         int failures = message.attempts() + 1;
         String error = result.outcome() + (result.detail() == null ? "" : ": " + result.detail());
         if (failures >= settings.maxAttempts()) {
             return DeliveryFailure.park(message.id(), error);
         }
-        Duration delay = settings.backoff().delayAfter(failures);
-        return DeliveryFailure.retryAt(message.id(), error, now.plus(delay));
+        // A delay, not an instant: the store adds it to the database's clock, the one the claim compares with.
+        return DeliveryFailure.retryAfter(message.id(), error, settings.backoff().delayAfter(failures));
     }
 
     private void trackOutage(boolean brokerAnswered, String unavailableCause, Instant now) {

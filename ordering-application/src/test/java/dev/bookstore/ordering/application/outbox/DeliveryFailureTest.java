@@ -1,9 +1,10 @@
 package dev.bookstore.ordering.application.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
-import java.time.Instant;
+import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -12,13 +13,11 @@ class DeliveryFailureTest {
     private static final UUID ID = UUID.fromString("01959a3c-1b2d-7e4f-8a5b-6c7d8e9f0a1b");
 
     @Test
-    void aFailureWithANextAttemptIsRetried() {
-        Instant next = Instant.parse("2025-03-14T09:00:05Z");
-
-        DeliveryFailure failure = DeliveryFailure.retryAt(ID, "RETURNED", next);
+    void aFailureWithADelayIsRetriedThatLongAfterItIsRecorded() {
+        DeliveryFailure failure = DeliveryFailure.retryAfter(ID, "RETURNED", Duration.ofSeconds(5));
 
         assertThat(failure.parks()).isFalse();
-        assertThat(failure.nextAttemptAt()).isEqualTo(next);
+        assertThat(failure.retryAfter()).isEqualTo(Duration.ofSeconds(5));
     }
 
     @Test
@@ -27,8 +26,11 @@ class DeliveryFailureTest {
     }
 
     @Test
-    void aRetryNeedsATime() {
-        assertThatNullPointerException().isThrownBy(() -> DeliveryFailure.retryAt(ID, "RETURNED", null));
+    void aRetryNeedsADelayThatIsNotNegative() {
+        assertThatNullPointerException().isThrownBy(() -> DeliveryFailure.retryAfter(ID, "RETURNED", null));
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> DeliveryFailure.retryAfter(ID, "RETURNED", Duration.ofMillis(-1)));
+        assertThat(DeliveryFailure.retryAfter(ID, "RETURNED", Duration.ZERO).parks()).isFalse();
     }
 
     @Test

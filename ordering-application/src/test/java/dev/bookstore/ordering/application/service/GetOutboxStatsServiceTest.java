@@ -30,7 +30,10 @@ class GetOutboxStatsServiceTest {
         Instant start = clock.instant();
         OutboxMessage toPark = append(start);
         OutboxMessage toPublish = append(start.plusSeconds(1));
-        append(start.plusSeconds(2));
+        // The age counts from when the store (the database) took the message, not from when it occurred.
+        clock.set(start.plusSeconds(2));
+        append(start.minusSeconds(60));
+        clock.set(start.plusSeconds(3));
         append(start.plusSeconds(3));
         outbox.claim("relay-1", 2, Duration.ofSeconds(30), false);
         outbox.recordFailures("relay-1", List.of(DeliveryFailure.park(toPark.id(), "NACKED")));

@@ -437,6 +437,21 @@ class OutboxRelayServiceTest {
         }
 
         @Test
+        void orderedModePublishesAnAggregatesMessagesInTheOrderTheyWereStoredWhateverTheirClocksSay() {
+            // Placed on an instance whose clock runs 3 s ahead, cancelled a moment later on one whose clock is
+            // right: the cancellation says it occurred first. The store's order (the database's) decides.
+            OutboxMessage placed = OutboxMessages.orderPlaced("order-x", clock.instant().plusSeconds(3));
+            OutboxMessage cancelled = OutboxMessages.orderPlaced("order-x", clock.instant());
+            outbox.append(placed);
+            outbox.append(cancelled);
+            RelayOutboxUseCase relay = relay(10, 3, true);
+
+            relay.drain();
+
+            assertThat(broker.batchIds()).containsExactly(List.of(placed.id()), List.of(cancelled.id()));
+        }
+
+        @Test
         void unorderedModeSendsSeveralMessagesOfOneAggregateTogether() {
             append("order-x");
             append("order-x");

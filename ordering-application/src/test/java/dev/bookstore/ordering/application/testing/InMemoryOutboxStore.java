@@ -20,17 +20,21 @@ import java.util.stream.Stream;
 
 /**
  * {@link OutboxStore} in memory: a model of the {@code outbox_message} table and of the lease rules its
- * javadoc describes, with time taken from a {@link Clock} the test controls. Every method is atomic, as each is
- * one statement in the real store. The rules, as the SQL dialects of the persistence adapter state them:
+ * javadoc describes, with time taken from a {@link Clock} the test controls. That clock stands for the
+ * database's: it stamps {@code createdAt} and {@code publishedAt}, and every delay and age is measured on it, as
+ * the real store measures them on {@code now()}; a message's {@code occurredAt} (the writer's clock) orders and
+ * times nothing. Every method is atomic, as each is one statement in the real store. The rules, as the SQL
+ * dialects of the persistence adapter state them:
  *
  * <ul>
  *   <li><b>Claim</b> leases pending (neither published nor parked), due ({@code nextAttemptAt} absent or not
- *       after now) rows whose lease is free or expired ({@code claimedUntil} before now), oldest
- *       {@code occurredAt} first (then by id), until {@code now + lease}.</li>
- *   <li><b>Ordered claim</b> takes of each aggregate ({@code aggregateType}, {@code aggregateId}) only its oldest
- *       unpublished row, and only while no row of that aggregate holds a live lease: one message in flight per
- *       aggregate. An oldest row that is not due yet, or parked, holds back the rest of its aggregate; a parked
- *       one until it is unparked and published.</li>
+ *       after now) rows whose lease is free or expired ({@code claimedUntil} before now), lowest
+ *       {@code position} first (a counter that {@link #append} hands out, as the database's sequence does),
+ *       until {@code now + lease}.</li>
+ *   <li><b>Ordered claim</b> takes of each aggregate ({@code aggregateType}, {@code aggregateId}) only its
+ *       unpublished row of the lowest position, and only while no row of that aggregate holds a live lease: one
+ *       message in flight per aggregate. An oldest row that is not due yet, or parked, holds back the rest of its
+ *       aggregate; a parked one until it is unparked and published.</li>
  *   <li><b>Outcomes</b> ({@link #markPublished}, {@link #recordFailures}, {@link #release}) change only rows
  *       still {@code claimed_by} the caller, as {@code WHERE id = ANY(?) AND claimed_by = ?} does: a relay
  *       whose lease expired and was taken over is ignored; one whose lease expired without a takeover may still
@@ -43,15 +47,15 @@ import java.util.stream.Stream;
  */
 public final class InMemoryOutboxStore implements OutboxStore {
 
-    /** {@code ORDER BY occurred_at, id}; the text of a uuid sorts like the database compares its bytes. */
-    private static final Comparator<MutableRow> OLDEST_FIRST = Comparator
-            .comparing((MutableRow row) -> row.message.occurredAt())
-            .thenComparing(row -> row.message.id().toString());
+    /** {@code ORDER BY position}. */
+    private static final Comparator<MutableRow> BY_POSITION = Comparator.comparingLong(row -> row.position);
 
     private final Clock clock;
     private final Map<UUID, MutableRow> rows = new LinkedHashMap<>();
     /** Like the database's published count: every message ever marked published, also after retention. */
     private long publishedEver;
+    /** The last position handed out, like the database's sequence. */
+    private long lastPosition;
     private int claimCalls;
 
     public InMemoryOutboxStore(Clock clock) {
@@ -65,11 +69,12 @@ public final class InMemoryOutboxStore implements OutboxStore {
      * A snapshot of one row.
      *
      * @param message the message as a claim would return it now (with the current attempt count)
+     * @param createdAt when the row was appended, by this store's clock (the database's)
      * @param nextAttemptAt when the row is due again; null when due at once, and for parked rows
      * @param claimedBy the lease owner, or null when the lease is free
      */
-    public record Row(OutboxMessage message, Status status, int attempts, String lastError, Instant nextAttemptAt,
-                      Instant publishedAt, String claimedBy, Instant claimedUntil) {
+    public record Row(OutboxMessage message, Status status, int attempts, String lastError, Instant createdAt,
+                      Instant nextAttemptAt, Instant publishedAt, String claimedBy, Instant claimedUntil) {
 
         public UUID id() {
             return message.id();
@@ -87,7 +92,7 @@ public final class InMemoryOutboxStore implements OutboxStore {
         if (rows.containsKey(message.id())) {
             throw new IllegalStateException("duplicate key: outbox message " + message.id() + " already exists");
         }
-        rows.put(message.id(), new MutableRow(message));
+        rows.put(message.id(), new MutableRow(message, ++lastPosition, clock.instant()));
     }
 
     @Override
@@ -102,7 +107,7 @@ public final class InMemoryOutboxStore implements OutboxStore {
         Stream<MutableRow> candidates = ordered ? headsOfFreeAggregates(now) : pending();
         List<MutableRow> claimed = candidates
                 .filter(row -> row.isDue(now) && !row.isLeased(now))
-                .sorted(OLDEST_FIRST)
+                .sorted(BY_POSITION)
                 .limit(batchSize)
                 .toList();
         Instant until = now.plus(lease);
@@ -130,13 +135,14 @@ public final class InMemoryOutboxStore implements OutboxStore {
 
     @Override
     public synchronized int recordFailures(String owner, List<DeliveryFailure> failures) {
+        Instant now = clock.instant();
         int changed = 0;
         for (DeliveryFailure failure : failures) {
             for (MutableRow row : ownedBy(owner, List.of(failure.messageId()))) {
                 row.attempts++;
                 row.lastError = failure.error();
                 row.parked = failure.parks();
-                row.nextAttemptAt = failure.nextAttemptAt();
+                row.nextAttemptAt = failure.parks() ? null : now.plus(failure.retryAfter());
                 row.freeLease();
                 changed++;
             }
@@ -171,10 +177,11 @@ public final class InMemoryOutboxStore implements OutboxStore {
     }
 
     @Override
-    public synchronized int deletePublishedBefore(Instant cutoff, int limit) {
+    public synchronized int deletePublishedOlderThan(Duration age, int limit) {
+        Instant cutoff = clock.instant().minus(age);
         List<UUID> doomed = rows.values().stream()
                 .filter(row -> row.publishedAt != null && row.publishedAt.isBefore(cutoff))
-                .sorted(Comparator.comparing((MutableRow row) -> row.message.id().toString()))
+                .sorted(BY_POSITION)
                 .limit(Math.max(limit, 0))
                 .map(row -> row.message.id())
                 .toList();
@@ -188,7 +195,7 @@ public final class InMemoryOutboxStore implements OutboxStore {
         long pending = pending().count();
         long parked = rows.values().stream().filter(row -> row.status() == Status.PARKED).count();
         Duration oldestPendingAge = pending()
-                .map(row -> row.message.occurredAt())
+                .map(row -> row.createdAt)
                 .min(Comparator.naturalOrder())
                 .map(oldest -> Duration.between(oldest, now))
                 .filter(age -> !age.isNegative())
@@ -227,7 +234,7 @@ public final class InMemoryOutboxStore implements OutboxStore {
                 .add(row));
         return byAggregate.values().stream()
                 .filter(aggregate -> aggregate.stream().noneMatch(row -> row.isLeased(now)))
-                .map(aggregate -> aggregate.stream().min(OLDEST_FIRST).orElseThrow())
+                .map(aggregate -> aggregate.stream().min(BY_POSITION).orElseThrow())
                 .filter(head -> head.status() == Status.PENDING);
     }
 
@@ -244,6 +251,8 @@ public final class InMemoryOutboxStore implements OutboxStore {
     private static final class MutableRow {
 
         final OutboxMessage message;
+        final long position;
+        final Instant createdAt;
         int attempts;
         String lastError;
         Instant nextAttemptAt;
@@ -252,8 +261,10 @@ public final class InMemoryOutboxStore implements OutboxStore {
         String claimedBy;
         Instant claimedUntil;
 
-        MutableRow(OutboxMessage message) {
+        MutableRow(OutboxMessage message, long position, Instant createdAt) {
             this.message = message;
+            this.position = position;
+            this.createdAt = createdAt;
             this.attempts = message.attempts();
         }
 
@@ -281,12 +292,12 @@ public final class InMemoryOutboxStore implements OutboxStore {
         OutboxMessage currentMessage() {
             return new OutboxMessage(message.id(), message.aggregateType(), message.aggregateId(), message.type(),
                     message.exchange(), message.routingKey(), message.payload(), message.headers(),
-                    message.occurredAt(), attempts);
+                    message.occurredAt(), attempts, position);
         }
 
         Row snapshot() {
-            return new Row(currentMessage(), status(), attempts, lastError, nextAttemptAt, publishedAt, claimedBy,
-                    claimedUntil);
+            return new Row(currentMessage(), status(), attempts, lastError, createdAt, nextAttemptAt, publishedAt,
+                    claimedBy, claimedUntil);
         }
     }
 }

@@ -10,11 +10,9 @@ import dev.bookstore.ordering.application.testing.InMemoryOutboxStore.Row;
 import dev.bookstore.ordering.application.testing.InMemoryOutboxStore.Status;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /** The fake must follow the {@code OutboxStore} lease rules, or the relay tests built on it prove nothing. */
@@ -27,17 +25,19 @@ class InMemoryOutboxStoreTest {
     private final InMemoryOutboxStore store = new InMemoryOutboxStore(clock);
 
     @Test
-    void claimLeasesTheOldestMessagesFirstUpToTheBatchSize() {
-        OutboxMessage newest = append("order-a", start.plusSeconds(3));
-        OutboxMessage oldest = append("order-b", start.plusSeconds(1));
-        OutboxMessage middle = append("order-c", start.plusSeconds(2));
+    void claimLeasesMessagesInTheOrderTheyWereAppendedUpToTheBatchSizeWhateverTheirOccurredAt() {
+        // occurredAt comes from the writer's clock: the order of appending (the database's position) wins.
+        OutboxMessage first = append("order-a", start.plusSeconds(3));
+        OutboxMessage second = append("order-b", start.plusSeconds(1));
+        OutboxMessage third = append("order-c", start.plusSeconds(2));
 
         List<OutboxMessage> claimed = store.claim("relay-1", 2, LEASE, false);
 
-        assertThat(ids(claimed)).containsExactly(oldest.id(), middle.id());
-        assertThat(store.row(oldest.id()).claimedBy()).isEqualTo("relay-1");
-        assertThat(store.row(oldest.id()).claimedUntil()).isEqualTo(start.plus(LEASE));
-        assertThat(store.row(newest.id()).claimedBy()).isNull();
+        assertThat(ids(claimed)).containsExactly(first.id(), second.id());
+        assertThat(claimed).extracting(OutboxMessage::position).containsExactly(1L, 2L);
+        assertThat(store.row(first.id()).claimedBy()).isEqualTo("relay-1");
+        assertThat(store.row(first.id()).claimedUntil()).isEqualTo(start.plus(LEASE));
+        assertThat(store.row(third.id()).claimedBy()).isNull();
     }
 
     @Test
@@ -110,10 +110,11 @@ class InMemoryOutboxStoreTest {
     void aFailureCountsAnAttemptFreesTheLeaseAndWaitsUntilTheNextAttempt() {
         OutboxMessage message = append("order-a", start);
         store.claim("relay-1", 10, LEASE, false);
-        Instant next = start.plusSeconds(5);
+        clock.advance(Duration.ofSeconds(2));
+        Instant next = start.plusSeconds(7);
 
-        assertThat(store.recordFailures("relay-1", List.of(DeliveryFailure.retryAt(message.id(), "RETURNED", next))))
-                .isEqualTo(1);
+        assertThat(store.recordFailures("relay-1",
+                List.of(DeliveryFailure.retryAfter(message.id(), "RETURNED", Duration.ofSeconds(5))))).isEqualTo(1);
 
         Row row = store.row(message.id());
         assertThat(row.attempts()).isEqualTo(1);
@@ -190,7 +191,8 @@ class InMemoryOutboxStoreTest {
         OutboxMessage x1 = append("order-x", start);
         OutboxMessage x2 = append("order-x", start.plusSeconds(1));
         store.claim("relay-1", 10, LEASE, true);
-        store.recordFailures("relay-1", List.of(DeliveryFailure.retryAt(x1.id(), "RETURNED", start.plusSeconds(5))));
+        store.recordFailures("relay-1",
+                List.of(DeliveryFailure.retryAfter(x1.id(), "RETURNED", Duration.ofSeconds(5))));
 
         assertThat(store.claim("relay-1", 10, LEASE, true)).isEmpty();
 
@@ -226,13 +228,15 @@ class InMemoryOutboxStoreTest {
     }
 
     @Test
-    void messagesThatOccurredAtTheSameInstantAreClaimedInIdOrder() {
-        OutboxMessage one = append("order-x", start);
-        OutboxMessage two = append("order-y", start);
-        List<UUID> byId = Stream.of(one.id(), two.id())
-                .sorted(Comparator.comparing(UUID::toString)).toList();
+    void orderedModeFollowsTheAppendOrderOfAnAggregateEvenWhenOccurredAtSaysTheOpposite() {
+        // Written by an instance whose clock runs 3 s ahead, then by one whose clock is right.
+        OutboxMessage placed = append("order-x", start.plusSeconds(3));
+        OutboxMessage cancelled = append("order-x", start);
 
-        assertThat(ids(store.claim("relay-1", 10, LEASE, false))).containsExactlyElementsOf(byId);
+        assertThat(ids(store.claim("relay-1", 10, LEASE, true))).containsExactly(placed.id());
+        assertThat(store.claim("relay-2", 10, LEASE, true)).isEmpty();
+        store.markPublished("relay-1", List.of(placed.id()));
+        assertThat(ids(store.claim("relay-2", 10, LEASE, true))).containsExactly(cancelled.id());
     }
 
     @Test
@@ -266,10 +270,12 @@ class InMemoryOutboxStoreTest {
         store.markPublished("relay-1", List.of(second.id()));
         clock.advance(Duration.ofSeconds(1));
         store.markPublished("relay-1", List.of(third.id()));
+        clock.advance(Duration.ofSeconds(10));
+        // now start + 12 s: first and second were published more than 10 s ago, third exactly 10 s ago
 
-        assertThat(store.deletePublishedBefore(start.plusSeconds(2), 1)).isEqualTo(1);
+        assertThat(store.deletePublishedOlderThan(Duration.ofSeconds(10), 1)).isEqualTo(1);
         assertThat(store.find(first.id())).isEmpty();
-        assertThat(store.deletePublishedBefore(start.plusSeconds(2), 10)).isEqualTo(1);
+        assertThat(store.deletePublishedOlderThan(Duration.ofSeconds(10), 10)).isEqualTo(1);
         assertThat(store.find(second.id())).isEmpty();
         assertThat(store.rows()).extracting(Row::id).containsExactly(third.id(), pending.id());
     }
@@ -281,8 +287,9 @@ class InMemoryOutboxStoreTest {
         store.claim("relay-1", 2, LEASE, false);
         store.markPublished("relay-1", List.of(first.id(), second.id()));
         store.markPublished("relay-1", List.of(first.id()));
+        clock.advance(Duration.ofSeconds(2));
 
-        assertThat(store.deletePublishedBefore(start.plusSeconds(1), 10)).isEqualTo(2);
+        assertThat(store.deletePublishedOlderThan(Duration.ofSeconds(1), 10)).isEqualTo(2);
 
         assertThat(store.rows()).isEmpty();
         assertThat(store.stats().published()).isEqualTo(2);
@@ -292,7 +299,9 @@ class InMemoryOutboxStoreTest {
     void statsCountEveryStatusAndTheAgeOfTheOldestPendingMessage() {
         OutboxMessage parked = append("order-a", start);
         OutboxMessage published = append("order-b", start.plusSeconds(1));
-        append("order-c", start.plusSeconds(2));
+        clock.set(start.plusSeconds(2));
+        // Appended at start + 2 s by this store's clock (the database's); when it occurred does not count.
+        append("order-c", start.minus(Duration.ofDays(1)));
         store.claim("relay-1", 2, LEASE, false);
         store.recordFailures("relay-1", List.of(DeliveryFailure.park(parked.id(), "NACKED")));
         store.markPublished("relay-1", List.of(published.id()));

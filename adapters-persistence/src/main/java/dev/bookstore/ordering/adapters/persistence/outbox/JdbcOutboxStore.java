@@ -6,6 +6,7 @@ import dev.bookstore.ordering.application.outbox.OutboxStats;
 import dev.bookstore.ordering.application.port.out.OutboxStore;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -35,8 +36,8 @@ public class JdbcOutboxStore implements OutboxStore {
 
     private static final TypeReference<Map<String, String>> HEADERS = new TypeReference<>() {
     };
-    private static final Comparator<OutboxMessage> OLDEST_FIRST =
-            Comparator.comparing(OutboxMessage::occurredAt).thenComparing(OutboxMessage::id);
+    /** The order the database stored the rows in; never occurred_at, the clock of whichever instance wrote one. */
+    private static final Comparator<OutboxMessage> BY_POSITION = Comparator.comparingLong(OutboxMessage::position);
 
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transaction;
@@ -66,8 +67,8 @@ public class JdbcOutboxStore implements OutboxStore {
     public List<OutboxMessage> claim(String owner, int batchSize, Duration lease, boolean ordered) {
         List<OutboxMessage> claimed = new ArrayList<>(jdbc.query(dialect.claim(ordered), this::toMessage,
                 dialect.claimParameters(owner, batchSize, lease)));
-        // RETURNING / OUTPUT give no order; the relay publishes oldest first.
-        claimed.sort(OLDEST_FIRST);
+        // RETURNING / OUTPUT give no order; the relay publishes in the order the rows were stored.
+        claimed.sort(BY_POSITION);
         return claimed;
     }
 
@@ -106,7 +107,11 @@ public class JdbcOutboxStore implements OutboxStore {
         int[][] counts = jdbc.batchUpdate(dialect.recordFailure(), failures, failures.size(), (ps, failure) -> {
             ps.setString(1, failure.parks() ? "PARKED" : "PENDING");
             ps.setString(2, failure.error());
-            ps.setObject(3, failure.parks() ? null : timestamp(failure.nextAttemptAt()));
+            if (failure.parks()) {
+                ps.setNull(3, Types.BIGINT);
+            } else {
+                ps.setObject(3, dialect.milliseconds(failure.retryAfter()));
+            }
             ps.setObject(4, dialect.id(failure.messageId()));
             ps.setString(5, owner);
         });
@@ -120,8 +125,8 @@ public class JdbcOutboxStore implements OutboxStore {
     }
 
     @Override
-    public int deletePublishedBefore(Instant cutoff, int limit) {
-        return jdbc.update(dialect.deletePublished(), timestamp(cutoff), limit);
+    public int deletePublishedOlderThan(Duration age, int limit) {
+        return jdbc.update(dialect.deletePublished(), dialect.deletePublishedParameters(age, limit));
     }
 
     @Override
@@ -156,7 +161,8 @@ public class JdbcOutboxStore implements OutboxStore {
                 rs.getString(7),
                 json.readValue(rs.getString(8), HEADERS),
                 rs.getObject(9, OffsetDateTime.class).toInstant(),
-                rs.getInt(10));
+                rs.getInt(10),
+                rs.getLong(11));
     }
 
     private static OffsetDateTime timestamp(Instant instant) {

@@ -27,10 +27,18 @@ sealed interface OutboxDialect permits PostgresOutboxDialect, SqlServerOutboxDia
 
     String name();
 
-    /** Parameters: id, aggregate_type, aggregate_id, type, exchange, routing_key, payload, headers, occurred_at. */
+    /**
+     * Parameters: id, aggregate_type, aggregate_id, type, exchange, routing_key, payload, headers, occurred_at.
+     * {@code position} and {@code created_at} are not named: the database gives them at insert (column defaults,
+     * see {@code V5__outbox_position_and_created_at.sql}), so no writer's clock orders or times a row.
+     */
     String insert();
 
-    /** One statement that leases and returns due rows; its parameters come from {@link #claimParameters}. */
+    /**
+     * One statement that leases and returns due rows, lowest position first; its parameters come from
+     * {@link #claimParameters}. Returns the columns {@link JdbcOutboxStore} reads: id, aggregate_type,
+     * aggregate_id, type, exchange, routing_key, payload, headers, occurred_at, attempts, position.
+     */
     String claim(boolean ordered);
 
     Object[] claimParameters(String owner, int batchSize, Duration lease);
@@ -42,16 +50,16 @@ sealed interface OutboxDialect permits PostgresOutboxDialect, SqlServerOutboxDia
     String release();
 
     /**
-     * Ordered mode, in SQL both databases speak: the row aliased {@code m} is the oldest unpublished row of its
-     * aggregate (parked rows keep their place in the line).
+     * Ordered mode, in SQL both databases speak: the row aliased {@code m} is the unpublished row of its aggregate
+     * that the database stored first (parked rows keep their place in the line). By {@code position}, never by
+     * {@code occurred_at}: that is the clock of whichever instance wrote the row.
      */
     String HEAD_OF_AGGREGATE = """
             NOT EXISTS (SELECT 1 FROM outbox_message earlier
                          WHERE earlier.aggregate_type = m.aggregate_type
                            AND earlier.aggregate_id = m.aggregate_id
                            AND earlier.published_at IS NULL
-                           AND (earlier.occurred_at < m.occurred_at
-                                OR (earlier.occurred_at = m.occurred_at AND earlier.id < m.id)))""";
+                           AND earlier.position < m.position)""";
 
     /** How many rows the count of published messages is spread over, so that no single row is hot. */
     int PUBLISHED_COUNT_SLOTS = 64;
@@ -62,22 +70,31 @@ sealed interface OutboxDialect permits PostgresOutboxDialect, SqlServerOutboxDia
      */
     String COUNT_PUBLISHED = "UPDATE outbox_published_count SET published = published + ? WHERE slot = ?";
 
-    /** Parameters: status ('PENDING' or 'PARKED'), last_error, next_attempt_at (or null to keep), id, owner. */
-    default String recordFailure() {
-        return """
-                UPDATE outbox_message
-                   SET attempts = attempts + 1, status = ?, last_error = ?,
-                       next_attempt_at = COALESCE(?, next_attempt_at), claimed_by = NULL, claimed_until = NULL
-                 WHERE id = ? AND claimed_by = ?""";
-    }
+    /**
+     * Parameters: status ('PENDING' or 'PARKED'), last_error, the delay before the next attempt in milliseconds
+     * ({@link #milliseconds}, or a null bigint to keep next_attempt_at), id, owner. The next attempt is the
+     * delay after the database's now: the clock the claim compares next_attempt_at with.
+     */
+    String recordFailure();
+
+    /** A delay in milliseconds as this database's date arithmetic takes it. */
+    Object milliseconds(Duration delay);
 
     /** Parameters: the id list. */
     String unpark();
 
-    /** Parameters: cutoff, limit. */
+    /**
+     * Deletes published rows older than an age by the database's clock (the one that stamped published_at), a
+     * bounded chunk at a time; its parameters come from {@link #deletePublishedParameters}.
+     */
     String deletePublished();
 
-    /** No parameters; one row: pending, parked, published, oldest pending age in milliseconds (or null). */
+    Object[] deletePublishedParameters(Duration age, int limit);
+
+    /**
+     * No parameters; one row: pending, parked, published, and the age of the oldest pending row in milliseconds
+     * (or null) from its created_at to the database's now.
+     */
     String stats();
 
     /** One id as a statement parameter. */

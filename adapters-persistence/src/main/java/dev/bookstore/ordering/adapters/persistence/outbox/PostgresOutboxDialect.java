@@ -37,17 +37,32 @@ final class PostgresOutboxDialect implements OutboxDialect {
                    SET claimed_by = ?, claimed_until = now() + ? * interval '1 millisecond'
                  WHERE id IN (SELECT m.id FROM outbox_message m
                                WHERE %s%s
-                               ORDER BY m.occurred_at, m.id
+                               ORDER BY m.position
                                LIMIT ?
                                FOR UPDATE SKIP LOCKED)
                 RETURNING id, aggregate_type, aggregate_id, type, exchange, routing_key, payload::text,
-                          headers::text, occurred_at, attempts"""
+                          headers::text, occurred_at, attempts, position"""
                 .formatted(CLAIMABLE, ordered ? "\n  AND " + HEAD_OF_AGGREGATE : "");
     }
 
     @Override
     public Object[] claimParameters(String owner, int batchSize, Duration lease) {
         return new Object[] {owner, lease.toMillis(), batchSize};
+    }
+
+    @Override
+    public String recordFailure() {
+        return """
+                UPDATE outbox_message
+                   SET attempts = attempts + 1, status = ?, last_error = ?,
+                       next_attempt_at = COALESCE(now() + ? * interval '1 millisecond', next_attempt_at),
+                       claimed_by = NULL, claimed_until = NULL
+                 WHERE id = ? AND claimed_by = ?""";
+    }
+
+    @Override
+    public Object milliseconds(Duration delay) {
+        return delay.toMillis();
     }
 
     @Override
@@ -74,7 +89,14 @@ final class PostgresOutboxDialect implements OutboxDialect {
     public String deletePublished() {
         return """
                 DELETE FROM outbox_message
-                 WHERE id IN (SELECT id FROM outbox_message WHERE published_at < ? ORDER BY id LIMIT ?)""";
+                 WHERE id IN (SELECT id FROM outbox_message
+                               WHERE published_at < now() - ? * interval '1 millisecond'
+                               ORDER BY position LIMIT ?)""";
+    }
+
+    @Override
+    public Object[] deletePublishedParameters(Duration age, int limit) {
+        return new Object[] {age.toMillis(), limit};
     }
 
     @Override
@@ -83,7 +105,7 @@ final class PostgresOutboxDialect implements OutboxDialect {
                 SELECT count(*) FILTER (WHERE status = 'PENDING'),
                        count(*) FILTER (WHERE status = 'PARKED'),
                        (SELECT sum(published) FROM outbox_published_count),
-                       CAST(EXTRACT(EPOCH FROM now() - min(occurred_at) FILTER (WHERE status = 'PENDING')) * 1000
+                       CAST(EXTRACT(EPOCH FROM now() - min(created_at) FILTER (WHERE status = 'PENDING')) * 1000
                             AS bigint)
                   FROM outbox_message WHERE published_at IS NULL""";
     }

@@ -40,18 +40,37 @@ final class SqlServerOutboxDialect implements OutboxDialect {
                     SELECT TOP (?) m.*
                       FROM outbox_message m WITH (UPDLOCK, READPAST, ROWLOCK)
                      WHERE %s%s
-                     ORDER BY m.occurred_at, m.id)
+                     ORDER BY m.position)
                 UPDATE claimable
                    SET claimed_by = ?, claimed_until = DATEADD(millisecond, ?, SYSDATETIMEOFFSET())
                 OUTPUT inserted.id, inserted.aggregate_type, inserted.aggregate_id, inserted.type,
                        inserted.exchange, inserted.routing_key, inserted.payload, inserted.headers,
-                       inserted.occurred_at, inserted.attempts;"""
+                       inserted.occurred_at, inserted.attempts, inserted.position;"""
                 .formatted(CLAIMABLE, ordered ? "\n  AND " + HEAD_OF_AGGREGATE : "");
     }
 
     @Override
     public Object[] claimParameters(String owner, int batchSize, Duration lease) {
         return new Object[] {batchSize, owner, Math.toIntExact(lease.toMillis())};
+    }
+
+    @Override
+    public String recordFailure() {
+        return """
+                UPDATE outbox_message
+                   SET attempts = attempts + 1, status = ?, last_error = ?,
+                       next_attempt_at = COALESCE(DATEADD(millisecond, ?, SYSDATETIMEOFFSET()), next_attempt_at),
+                       claimed_by = NULL, claimed_until = NULL
+                 WHERE id = ? AND claimed_by = ?""";
+    }
+
+    /**
+     * DATEADD takes an int, about 24.8 days in milliseconds: a longer delay (a backoff-max beyond that) is cut to
+     * it rather than failing the whole batch of outcomes.
+     */
+    @Override
+    public Object milliseconds(Duration delay) {
+        return (int) Math.min(delay.toMillis(), Integer.MAX_VALUE);
     }
 
     @Override
@@ -80,8 +99,18 @@ final class SqlServerOutboxDialect implements OutboxDialect {
     public String deletePublished() {
         return """
                 DELETE FROM outbox_message
-                 WHERE id IN (SELECT id FROM outbox_message WHERE published_at < ?
-                               ORDER BY occurred_at OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY)""";
+                 WHERE id IN (SELECT id FROM outbox_message
+                               WHERE published_at < DATEADD(millisecond, ?, DATEADD(second, ?, SYSDATETIMEOFFSET()))
+                               ORDER BY position OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY)""";
+    }
+
+    /**
+     * The age goes back in seconds and then the rest in milliseconds, both negative: DATEADD takes an int, and a
+     * retention of weeks in milliseconds would not fit in one.
+     */
+    @Override
+    public Object[] deletePublishedParameters(Duration age, int limit) {
+        return new Object[] {-age.toMillisPart(), -Math.toIntExact(age.toSeconds()), limit};
     }
 
     @Override
@@ -91,7 +120,7 @@ final class SqlServerOutboxDialect implements OutboxDialect {
                        SUM(CASE WHEN status = 'PARKED' THEN 1 ELSE 0 END),
                        (SELECT SUM(published) FROM outbox_published_count),
                        DATEDIFF_BIG(millisecond,
-                                    MIN(CASE WHEN status = 'PENDING' THEN occurred_at END), SYSDATETIMEOFFSET())
+                                    MIN(CASE WHEN status = 'PENDING' THEN created_at END), SYSDATETIMEOFFSET())
                   FROM outbox_message WHERE published_at IS NULL""";
     }
 

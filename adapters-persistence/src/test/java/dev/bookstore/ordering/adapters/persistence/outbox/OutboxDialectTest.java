@@ -22,6 +22,7 @@ import java.util.stream.Stream;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -37,7 +38,8 @@ class OutboxDialectTest {
     private static final String LOCK_HINTS = "WITH (UPDLOCK, READPAST, ROWLOCK)";
     private static final Duration LEASE = Duration.ofSeconds(30);
     private static final List<String> RETURNED_COLUMNS = List.of("id", "aggregate_type", "aggregate_id", "type",
-            "exchange", "routing_key", "payload", "headers", "occurred_at", "attempts");
+            "exchange", "routing_key", "payload", "headers", "occurred_at", "attempts", "position");
+    private static final Duration RETENTION = Duration.ofDays(30).plusMillis(1_500);
 
     static Stream<OutboxDialect> dialects() {
         return Stream.of(POSTGRES, SQL_SERVER);
@@ -59,7 +61,8 @@ class OutboxDialectTest {
         assertThat(placeholders(dialect.release())).isEqualTo(2);
         assertThat(placeholders(dialect.recordFailure())).isEqualTo(5);
         assertThat(placeholders(dialect.unpark())).isEqualTo(1);
-        assertThat(placeholders(dialect.deletePublished())).isEqualTo(2);
+        assertThat(placeholders(dialect.deletePublished()))
+                .isEqualTo(dialect.deletePublishedParameters(RETENTION, 100).length);
         assertThat(placeholders(dialect.stats())).isZero();
         assertThat(placeholders(OutboxDialect.COUNT_PUBLISHED)).isEqualTo(2);
     }
@@ -94,14 +97,106 @@ class OutboxDialectTest {
         String recordFailure = dialect.recordFailure();
         assertThat(placeholderAt(recordFailure, "status = ")).isEqualTo(1);
         assertThat(placeholderAt(recordFailure, "last_error = ")).isEqualTo(2);
-        assertThat(placeholderAt(recordFailure, "next_attempt_at = COALESCE\\(")).isEqualTo(3);
+        assertThat(placeholderAt(recordFailure,
+                "next_attempt_at = COALESCE\\((now\\(\\) \\+ |DATEADD\\(millisecond, )")).isEqualTo(3);
         assertThat(placeholderAt(recordFailure, "WHERE id = ")).isEqualTo(4);
         assertThat(placeholderAt(recordFailure, "AND claimed_by = ")).isEqualTo(5);
 
         for (String byOwner : List.of(dialect.markPublished(), dialect.release())) {
             assertThat(placeholderAt(byOwner, "AND claimed_by = ")).isEqualTo(2);
         }
-        assertThat(placeholderAt(dialect.deletePublished(), "published_at < ")).isEqualTo(1);
+    }
+
+    @Test
+    void thePostgresRetentionBindsTheAgeInMillisecondsAndTheLimitWhereTheStatementUsesThem() {
+        String delete = POSTGRES.deletePublished();
+        Object[] parameters = POSTGRES.deletePublishedParameters(RETENTION, 100);
+
+        assertThat(parameters[placeholderAt(delete, "published_at < now\\(\\) - ") - 1])
+                .isEqualTo(RETENTION.toMillis());
+        assertThat(parameters[placeholderAt(delete, "LIMIT ") - 1]).isEqualTo(100);
+    }
+
+    @Test
+    void theSqlServerRetentionGoesBackTheAgeInSecondsThenMillisecondsSoThatWeeksFitDateaddsInt() {
+        String delete = SQL_SERVER.deletePublished();
+        Object[] parameters = SQL_SERVER.deletePublishedParameters(RETENTION, 100);
+
+        assertThat(delete).contains("published_at < DATEADD(millisecond, ?, DATEADD(second, ?, SYSDATETIMEOFFSET()))");
+        assertThat(parameters[placeholderAt(delete, "DATEADD\\(millisecond, ") - 1]).isEqualTo(-500);
+        assertThat(parameters[placeholderAt(delete, "DATEADD\\(second, ") - 1])
+                .isEqualTo(-Math.toIntExact(Duration.ofDays(30).plusSeconds(1).toSeconds()));
+        assertThat(parameters[placeholderAt(delete, "FETCH NEXT ") - 1]).isEqualTo(100);
+    }
+
+    @Test
+    void eachDialectBindsADelayInMillisecondsAsItsDateArithmeticTakesIt() {
+        assertThat(POSTGRES.milliseconds(Duration.ofSeconds(90))).isEqualTo(90_000L);
+        assertThat(SQL_SERVER.milliseconds(Duration.ofSeconds(90))).isEqualTo(90_000);
+        // SQL Server's DATEADD takes an int: a longer delay is cut to the longest it takes, never wrapped around.
+        assertThat(SQL_SERVER.milliseconds(Duration.ofDays(30))).isEqualTo(Integer.MAX_VALUE);
+        assertThat(POSTGRES.milliseconds(Duration.ofDays(30))).isEqualTo(Duration.ofDays(30).toMillis());
+    }
+
+    // --- the database's clock and order, never a JVM's -----------------------------------------------------------
+
+    @ParameterizedTest
+    @MethodSource("dialects")
+    void noStatementComparesOrStoresATimeThatAJvmBinds(OutboxDialect dialect) {
+        // A time column next to a placeholder would be a JVM instant; occurred_at is only ever inserted.
+        Pattern jvmTime = Pattern.compile("(?i)(_at|_until)\\s*(<|>|<=|>=|=)\\s*\\?|COALESCE\\(\\s*\\?");
+        statements(dialect).forEach((name, statement) ->
+                assertThat(statement).as("%s %s", dialect.name(), name).doesNotContainPattern(jvmTime));
+        statements(dialect).forEach((name, statement) -> {
+            if (!name.equals("insert") && !name.startsWith("claim")) {
+                assertThat(statement).as("%s %s", dialect.name(), name).doesNotContain("occurred_at");
+            }
+        });
+    }
+
+    @ParameterizedTest
+    @MethodSource("orderedOrNotPerDialect")
+    void theClaimOrdersByTheDatabasesPositionAndNeverByOccurredAt(OutboxDialect dialect, boolean ordered) {
+        String claim = dialect.claim(ordered);
+
+        assertThat(claim).contains("ORDER BY m.position").doesNotContainPattern("(?i)ORDER BY[^)]*occurred_at");
+        // occurred_at is only returned, for the AMQP timestamp.
+        assertThat(claim.replaceAll("(?s)^.*(RETURNING|OUTPUT)", "")).contains("occurred_at");
+        assertThat(claim.replaceAll("(?s)(RETURNING|OUTPUT).*$", "")).doesNotContain("occurred_at");
+    }
+
+    static Stream<Arguments> orderedOrNotPerDialect() {
+        return dialects().flatMap(dialect -> orderedOrNot().map(ordered -> Arguments.of(dialect, ordered)));
+    }
+
+    @ParameterizedTest
+    @MethodSource("dialects")
+    void theHeadOfAnAggregateIsItsUnpublishedRowOfTheLowestPosition(OutboxDialect dialect) {
+        assertThat(OutboxDialect.HEAD_OF_AGGREGATE).contains("earlier.position < m.position")
+                .doesNotContain("occurred_at");
+        assertThat(dialect.claim(true)).contains(OutboxDialect.HEAD_OF_AGGREGATE);
+    }
+
+    @ParameterizedTest
+    @MethodSource("dialects")
+    void theDatabaseGivesPositionAndCreatedAtAtInsert(OutboxDialect dialect) {
+        assertThat(dialect.insert()).doesNotContainPattern("(?i)\\bposition\\b")
+                .doesNotContainPattern("(?i)created_at");
+    }
+
+    @Test
+    void thePendingAgeRunsFromCreatedAtToTheDatabasesNow() {
+        assertThat(POSTGRES.stats()).contains("now() - min(created_at)");
+        assertThat(SQL_SERVER.stats()).containsPattern("DATEDIFF_BIG\\(millisecond,\\s+"
+                + "MIN\\(CASE WHEN status = 'PENDING' THEN created_at END\\), SYSDATETIMEOFFSET\\(\\)\\)");
+    }
+
+    @Test
+    void aRetryIsDueTheDelayAfterTheDatabasesNow() {
+        assertThat(POSTGRES.recordFailure())
+                .contains("next_attempt_at = COALESCE(now() + ? * interval '1 millisecond', next_attempt_at)");
+        assertThat(SQL_SERVER.recordFailure()).contains(
+                "next_attempt_at = COALESCE(DATEADD(millisecond, ?, SYSDATETIMEOFFSET()), next_attempt_at)");
     }
 
     // --- id lists ------------------------------------------------------------------------------------------------

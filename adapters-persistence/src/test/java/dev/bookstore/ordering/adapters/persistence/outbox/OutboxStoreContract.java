@@ -66,6 +66,9 @@ abstract class OutboxStoreContract {
     /** What {@link JdbcOutboxStore#dialectName()} must report for this database. */
     protected abstract String expectedDialectName();
 
+    /** A query of one row and column: the database's current time, as a timestamp with time zone. */
+    protected abstract String databaseNowQuery();
+
     /** A small connection pool, big enough for the concurrent claimers. */
     protected static HikariDataSource pool(String url, String username, String password) {
         HikariConfig config = new HikariConfig();
@@ -126,6 +129,21 @@ abstract class OutboxStoreContract {
         assertThat(message.headers()).isEqualTo(headers).containsEntry("traceparent", TRACEPARENT);
         assertThat(message.occurredAt()).isEqualTo(occurredAt);
         assertThat(message.attempts()).isZero();
+        assertThat(message.position()).as("given by the database").isPositive();
+    }
+
+    @Test
+    void theDatabaseNumbersMessagesInTheOrderTheyAreInsertedAndTheClaimReturnsThemInThatOrder() {
+        // Occurrence times that say the opposite: an instance with a clock running behind wrote the later ones.
+        List<UUID> inserted = IntStream.range(0, 5)
+                .mapToObj(i -> append(messageOccurredAt("order-" + i, clock.minus(Duration.ofSeconds(i)))))
+                .toList();
+
+        List<OutboxMessage> claimed = store.claim("relay-a", 10, LEASE, false);
+
+        assertThat(ids(claimed)).containsExactlyElementsOf(inserted);
+        assertThat(claimed).extracting(OutboxMessage::position).doesNotHaveDuplicates().isSorted();
+        assertThat(ids(store.claim("relay-b", 10, LEASE, false))).isEmpty();
     }
 
     @Test
@@ -236,17 +254,20 @@ abstract class OutboxStoreContract {
         store.claim("relay-a", 10, LEASE, false);
         // Longer than the column: DeliveryFailure cuts it to the 2,000 characters the column holds.
         String error = "nack from broker: queue 'orders' is full; " + "x".repeat(2500);
-        Instant nextAttemptAt = Instant.now().plusSeconds(3).with(ChronoField.MICRO_OF_SECOND, 654_321);
+        Duration delay = Duration.ofSeconds(3);
 
-        assertThat(store.recordFailures("relay-b", List.of(DeliveryFailure.retryAt(id, "not mine", nextAttemptAt))))
+        assertThat(store.recordFailures("relay-b", List.of(DeliveryFailure.retryAfter(id, "not mine", delay))))
                 .as("relay-b holds no lease").isZero();
-        assertThat(store.recordFailures("relay-a", List.of(DeliveryFailure.retryAt(id, error, nextAttemptAt))))
+        Instant databaseBefore = databaseNow();
+        assertThat(store.recordFailures("relay-a", List.of(DeliveryFailure.retryAfter(id, error, delay))))
                 .isEqualTo(1);
+        Instant databaseAfter = databaseNow();
 
         Row failed = row(id);
         assertThat(failed.attempts()).isEqualTo(1);
         assertThat(failed.lastError()).hasSize(DeliveryFailure.MAX_ERROR_LENGTH).startsWith("nack from broker");
-        assertThat(failed.nextAttemptAt()).isEqualTo(nextAttemptAt);
+        assertThat(failed.nextAttemptAt()).as("the delay after the database's now")
+                .isBetween(databaseBefore.plus(delay), databaseAfter.plus(delay));
         assertThat(failed.status()).isEqualTo("PENDING");
         assertThat(failed.claimedBy()).as("the lease is freed").isNull();
         assertThat(store.claim("relay-b", 10, LEASE, false)).as("not due yet").isEmpty();
@@ -256,6 +277,22 @@ abstract class OutboxStoreContract {
                 .until(() -> store.claim("relay-b", 10, LEASE, false), claimed -> !claimed.isEmpty());
         assertThat(ids(retried)).containsExactly(id);
         assertThat(retried.get(0).attempts()).isEqualTo(1);
+    }
+
+    @Test
+    void aRetryIsDueByTheDatabasesClockNotTheRelays() {
+        List<UUID> ids = appendMessages(2);
+        store.claim("relay-a", 10, LEASE, false);
+
+        store.recordFailures("relay-a", List.of(DeliveryFailure.retryAfter(ids.get(0), "NACKED", Duration.ZERO),
+                DeliveryFailure.retryAfter(ids.get(1), "NACKED", Duration.ofHours(1))));
+
+        // No JVM instant travels to the database, so however far the relay's clock is off, a retry without delay
+        // is due at once and one an hour away is not due.
+        assertThat(ids(store.claim("relay-b", 10, LEASE, false))).containsExactly(ids.get(0));
+        Instant databaseNow = databaseNow();
+        assertThat(row(ids.get(1)).nextAttemptAt())
+                .isBetween(databaseNow.plus(Duration.ofMinutes(59)), databaseNow.plus(Duration.ofHours(1)));
     }
 
     @Test
@@ -325,6 +362,23 @@ abstract class OutboxStoreContract {
     }
 
     @Test
+    void orderedModeFollowsTheInsertionOrderOfAnAggregateEvenWhenOccurredAtSaysTheOpposite() {
+        // Two instances, the second one's clock 3 s behind the first's: the cancellation is written after the
+        // placement but says it occurred before it.
+        UUID placed = append(messageOccurredAt("order-x", clock));
+        UUID cancelled = append(messageOccurredAt("order-x", clock.minusSeconds(3)));
+
+        assertThat(ids(store.claim("relay-a", 10, LEASE, true))).containsExactly(placed);
+        assertThat(store.claim("relay-b", 10, LEASE, true)).as("placed is in flight").isEmpty();
+        store.release("relay-a", List.of(placed));
+        assertThat(ids(store.claim("relay-b", 1, LEASE, true))).as("not while placed is unpublished")
+                .containsExactly(placed);
+        store.markPublished("relay-b", List.of(placed));
+
+        assertThat(ids(store.claim("relay-c", 10, LEASE, true))).containsExactly(cancelled);
+    }
+
+    @Test
     void inOrderedModeAParkedMessageHoldsBackTheLaterMessagesOfItsAggregate() {
         UUID x1 = append(message("order-x"));
         UUID x2 = append(message("order-x"));
@@ -371,7 +425,7 @@ abstract class OutboxStoreContract {
     }
 
     @Test
-    void deletePublishedBeforeDeletesOnlyPublishedMessagesOlderThanTheCutoffAtMostLimitPerCall() {
+    void deletePublishedOlderThanDeletesOnlyMessagesPublishedLongerAgoThanTheAgeAtMostLimitPerCall() {
         List<UUID> old = appendMessages(5);
         store.claim("relay-a", 5, LEASE, false);
         store.markPublished("relay-a", old);
@@ -384,12 +438,12 @@ abstract class OutboxStoreContract {
         store.claim("relay-a", 1, LEASE, false);
         store.recordFailures("relay-a", List.of(DeliveryFailure.park(parked, "nacked")));
         UUID pending = appendMessages(1).get(0);
-        Instant cutoff = Instant.now().minus(Duration.ofDays(1));
+        Duration age = Duration.ofDays(1);
 
-        assertThat(store.deletePublishedBefore(cutoff, 2)).isEqualTo(2);
-        assertThat(store.deletePublishedBefore(cutoff, 2)).isEqualTo(2);
-        assertThat(store.deletePublishedBefore(cutoff, 2)).isEqualTo(1);
-        assertThat(store.deletePublishedBefore(cutoff, 2)).isZero();
+        assertThat(store.deletePublishedOlderThan(age, 2)).isEqualTo(2);
+        assertThat(store.deletePublishedOlderThan(age, 2)).isEqualTo(2);
+        assertThat(store.deletePublishedOlderThan(age, 2)).isEqualTo(1);
+        assertThat(store.deletePublishedOlderThan(age, 2)).isZero();
 
         assertThat(remainingIds()).containsExactlyInAnyOrder(recent.get(0), recent.get(1), parked, pending);
     }
@@ -397,7 +451,7 @@ abstract class OutboxStoreContract {
     @Test
     void statsCountPendingParkedAndPublishedMessagesAndTheAgeOfTheOldestPending() {
         assertThat(store.stats()).isEqualTo(new OutboxStats(0, 0, 0, Duration.ZERO));
-        // The oldest message occurred an hour ago (see the clock), the youngest a few seconds after it.
+        // The messages occurred about an hour ago (see the clock), but the database stored them just now.
         List<UUID> ids = appendMessages(5);
         store.claim("relay-a", 5, LEASE, false);
         store.markPublished("relay-a", List.of(ids.get(0)));
@@ -410,8 +464,22 @@ abstract class OutboxStoreContract {
         assertThat(stats.pending()).isEqualTo(3);
         assertThat(stats.parked()).isEqualTo(1);
         assertThat(stats.published()).isEqualTo(1);
-        assertThat(stats.oldestPendingAge()).as("ids.get(2) has waited about an hour")
-                .isBetween(Duration.ofMinutes(59), Duration.ofMinutes(70));
+        assertThat(stats.oldestPendingAge()).as("ids.get(2) was stored moments ago")
+                .isBetween(Duration.ZERO, Duration.ofMinutes(1));
+    }
+
+    @Test
+    void thePendingAgeRunsFromWhenTheDatabaseStoredTheMessageWhateverItsOccurredAt() {
+        append(messageOccurredAt("order-future", Instant.now().plus(Duration.ofDays(365))));
+
+        // Measured from occurred_at, an age a year in the future would stay zero for good.
+        Duration age = await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100))
+                .until(() -> store.stats().oldestPendingAge(), grown -> grown.compareTo(Duration.ofMillis(500)) >= 0);
+        assertThat(age).isLessThan(Duration.ofMinutes(1));
+
+        append(messageOccurredAt("order-past", Instant.now().minus(Duration.ofDays(365))));
+
+        assertThat(store.stats().oldestPendingAge()).as("not a year").isLessThan(Duration.ofMinutes(1));
     }
 
     @Test
@@ -423,8 +491,10 @@ abstract class OutboxStoreContract {
         store.markPublished("relay-b", ids);
         // marking again (the owner no longer holds the lease) changes nothing and counts nothing
         store.markPublished("relay-a", ids);
+        jdbc.update("UPDATE outbox_message SET published_at = ? WHERE published_at IS NOT NULL",
+                OffsetDateTime.now(ZoneOffset.UTC).minusDays(2));
 
-        assertThat(store.deletePublishedBefore(Instant.now().plus(Duration.ofDays(1)), 10)).isEqualTo(4);
+        assertThat(store.deletePublishedOlderThan(Duration.ofDays(1), 10)).isEqualTo(4);
 
         assertThat(remainingIds()).isEmpty();
         assertThat(store.stats()).isEqualTo(new OutboxStats(0, 0, 4, Duration.ZERO));
@@ -491,9 +561,17 @@ abstract class OutboxStoreContract {
     /** A message of the given aggregate, occurring one second after the previous one of this test. */
     private OutboxMessage message(String aggregateId) {
         clock = clock.plusSeconds(1);
+        return messageOccurredAt(aggregateId, clock);
+    }
+
+    private static OutboxMessage messageOccurredAt(String aggregateId, Instant occurredAt) {
         return new OutboxMessage(UUID.randomUUID(), "order", aggregateId, "bookstore.order-placed.v1",
                 "bookstore.ordering", "order.placed", "{\"orderId\":\"" + aggregateId + "\"}",
-                Map.of("traceparent", TRACEPARENT), clock, 0);
+                Map.of("traceparent", TRACEPARENT), occurredAt, 0);
+    }
+
+    private Instant databaseNow() {
+        return jdbc.queryForObject(databaseNowQuery(), (rs, n) -> rs.getObject(1, OffsetDateTime.class).toInstant());
     }
 
     private UUID append(OutboxMessage message) {

@@ -43,4 +43,9 @@ class PostgresOutboxStoreIT extends OutboxStoreContract {
     protected String expectedDialectName() {
         return "postgresql";
     }
+
+    @Override
+    protected String databaseNowQuery() {
+        return "SELECT now()";
+    }
 }

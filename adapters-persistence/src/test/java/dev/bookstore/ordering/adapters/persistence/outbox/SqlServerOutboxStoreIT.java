@@ -73,4 +73,9 @@ class SqlServerOutboxStoreIT extends OutboxStoreContract {
     protected String expectedDialectName() {
         return "sqlserver";
     }
+
+    @Override
+    protected String databaseNowQuery() {
+        return "SELECT SYSDATETIMEOFFSET()";
+    }
 }

@@ -4,7 +4,6 @@ import dev.bookstore.ordering.application.outbox.DeliveryFailure;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.OutboxStats;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
@@ -21,10 +20,11 @@ public interface OutboxStore {
     void append(OutboxMessage message);
 
     /**
-     * Leases up to {@code batchSize} pending, due messages whose lease is free or expired, oldest first,
-     * skipping rows another relay is claiming at the same moment.
+     * Leases up to {@code batchSize} pending, due messages whose lease is free or expired, in the order they were
+     * stored ({@link OutboxMessage#position()}, given by the database at insert, never by a host's clock),
+     * skipping rows another relay is claiming at the same moment. Returns them in that order.
      *
-     * @param ordered when true, only the oldest unpublished message of each aggregate can be claimed, and
+     * @param ordered when true, only the unpublished message of each aggregate stored first can be claimed, and
      *                only while no other message of that aggregate is leased (one in flight per aggregate)
      */
     List<OutboxMessage> claim(String owner, int batchSize, Duration lease, boolean ordered);
@@ -32,7 +32,10 @@ public interface OutboxStore {
     /** Marks confirmed messages published, if {@code owner} still holds their lease; returns how many. */
     int markPublished(String owner, Collection<UUID> ids);
 
-    /** Records failed deliveries (attempts + 1, last error, next attempt or parked) and frees the lease. */
+    /**
+     * Records failed deliveries (attempts + 1, last error, and either due again {@link DeliveryFailure#retryAfter()}
+     * from now by the database's clock, or parked) and frees the lease.
+     */
     int recordFailures(String owner, List<DeliveryFailure> failures);
 
     /** Frees the lease without counting an attempt: the message was never really tried (broker unavailable). */
@@ -41,8 +44,12 @@ public interface OutboxStore {
     /** Makes parked messages pending again with a fresh attempt count; returns how many. */
     int unpark(Collection<UUID> ids);
 
-    /** Deletes up to {@code limit} messages published before {@code cutoff}; returns how many. */
-    int deletePublishedBefore(Instant cutoff, int limit);
+    /**
+     * Deletes up to {@code limit} messages published more than {@code age} ago, by the database's clock (the one
+     * that stamped them published); returns how many.
+     */
+    int deletePublishedOlderThan(Duration age, int limit);
 
+    /** The counts, and the age of the oldest pending message since the database stored it. */
     OutboxStats stats();
 }
