@@ -47,9 +47,7 @@ class WebSecurityConfiguration {
     SecurityFilterChain securityFilterChain(HttpSecurity http, ObjectProvider<JwtDecoder> jwtDecoder,
                                             JsonMapper json) throws Exception {
         if (jwtDecoder.getIfAvailable() == null) {
-            throw new IllegalStateException("No key to verify bearer tokens with is configured. Set one of "
-                    + "spring.security.oauth2.resourceserver.jwt.issuer-uri, .jwk-set-uri or "
-                    + ".public-key-location (see the README, 'Calling the API with a token').");
+            throw new TokenKeyNotConfiguredException();
         }
         ProblemWriter problems = new ProblemWriter(json);
         http.authorizeHttpRequests(requests -> requests
