@@ -3,6 +3,7 @@ package dev.bookstore.ordering.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -221,7 +222,25 @@ class PlaceOrderIT {
                 Arguments.of("zero price", body(customer, "EUR", item.replace("9.95", "0")), "items[0].unitPrice"),
                 Arguments.of("missing bookId", body(customer, "EUR", item.replace("\"bookId\":\"978-0134494166\",",
                         "")), "items[0].bookId"),
-                Arguments.of("more than 100 items", HttpJson.orderJson(customer, 101), "items"));
+                Arguments.of("more than 100 items", HttpJson.orderJson(customer, 101), "items"),
+                // a unit price is checked as written, before anything computes with it
+                Arguments.of("price 1e400", withPrice(customer, "1e400"), "items[0].unitPrice"),
+                Arguments.of("price 1e-400", withPrice(customer, "1e-400"), "items[0].unitPrice"),
+                Arguments.of("price \"1e400\"", withPrice(customer, "\"1e400\""), "items[0].unitPrice"),
+                Arguments.of("price 1e999999999", withPrice(customer, "1e999999999"), "items[0].unitPrice"),
+                Arguments.of("price 1e-999999999", withPrice(customer, "1e-999999999"), "items[0].unitPrice"),
+                Arguments.of("price 1e99999999999", withPrice(customer, "1e99999999999"), "items[0].unitPrice"),
+                Arguments.of("price of eleven digits", withPrice(customer, "\"10000000000\""), "items[0].unitPrice"),
+                Arguments.of("price of 71 digits", withPrice(customer, "1" + "0".repeat(70)), "items[0].unitPrice"),
+                Arguments.of("price string of 5000 digits", withPrice(customer, "\"" + "9".repeat(5000) + "\""),
+                        "items[0].unitPrice"),
+                // refused while tokenizing, where Jackson knows the object but not yet the key
+                Arguments.of("price number of 5000 digits", withPrice(customer, "9".repeat(5000)), "items[0]"),
+                Arguments.of("price -0", withPrice(customer, "-0"), "items[0].unitPrice"));
+    }
+
+    private static String withPrice(String customer, String price) {
+        return body(customer, "EUR", "{\"bookId\":\"978-0134494166\",\"quantity\":2,\"unitPrice\":" + price + "}");
     }
 
     private static String body(String customer, String currency, String items) {
@@ -242,6 +261,21 @@ class PlaceOrderIT {
             assertThat(problem.get("errors").findValuesAsString("field")).containsExactly(field);
         }
         assertThat(response.body()).doesNotContain("\tat ", "trace");
+        assertNothingWritten();
+    }
+
+    @Test
+    void aPriceWithANineDigitExponentIsAnsweredAtOnce() {
+        http.postJson("/orders", withPrice(UUID.randomUUID().toString(), "1e-400"));
+
+        for (String price : List.of("1e999999999", "-1e999999999", "\"1e999999999\"", "1e-999999999")) {
+            long started = System.nanoTime();
+            HttpJson.Response response = http.postJson("/orders", withPrice(UUID.randomUUID().toString(), price));
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+            assertThat(response.status()).as(price).isEqualTo(400);
+            assertThat(took).as(price).isLessThan(Duration.ofSeconds(2));
+        }
         assertNothingWritten();
     }
 

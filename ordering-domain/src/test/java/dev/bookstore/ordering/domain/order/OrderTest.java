@@ -111,6 +111,19 @@ class OrderTest {
     }
 
     @Test
+    void theLargestPossibleOrderStillHasATotal() {
+        // 100 lines of 1000 books at the highest unit price: the bounds of OrderLine keep this within Money's.
+        List<OrderLine> lines = new ArrayList<>();
+        for (int i = 0; i < Order.MAX_LINES; i++) {
+            lines.add(line("b-" + i, OrderLine.MAX_QUANTITY, "9999999999.99"));
+        }
+
+        Order order = Order.place(CUSTOMER, EUR, lines, NOW);
+
+        assertThat(order.total()).isEqualTo(Money.of("999999999999000.00", "EUR"));
+    }
+
+    @Test
     void anOrderWithOneHundredAndOneLinesIsRejected() {
         InvalidOrderException rejected = rejected(() -> Order.place(CUSTOMER, EUR, lines(101), NOW));
 
