@@ -238,6 +238,28 @@ class OrderTest {
         assertThat(order.pullRecordedEvents()).isEmpty();
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"a\u0000b", "\u001b[2J", "bell\u0007", "del\u007f", "c1\u0085"})
+    void aReasonWithControlCharactersIsRejectedAndChangesNothing(String reason) {
+        Order order = placedOrder();
+
+        InvalidOrderException rejected = rejected(() -> order.cancel(reason, NOW));
+
+        assertThat(rejected.field()).isEqualTo("reason");
+        assertThat(rejected.reason()).isEqualTo("must not contain control characters other than tab and line breaks");
+        assertThat(order.status()).isEqualTo(OrderStatus.PLACED);
+        assertThat(order.pullRecordedEvents()).isEmpty();
+    }
+
+    @Test
+    void aReasonMayHaveTabsAndLineBreaks() {
+        Order order = placedOrder();
+
+        order.cancel("damaged\tin transit\r\nsecond line", NOW);
+
+        assertThat(order.status()).isEqualTo(OrderStatus.CANCELLED);
+    }
+
     @Test
     void aReasonOfFiveHundredCharactersIsAcceptedButNotOneMore() {
         Order order = placedOrder();
