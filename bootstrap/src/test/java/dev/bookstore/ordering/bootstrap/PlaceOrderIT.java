@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
@@ -277,6 +278,26 @@ class PlaceOrderIT {
             assertThat(took).as(price).isLessThan(Duration.ofSeconds(2));
         }
         assertNothingWritten();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0", "-1", "-2147483648", "101", "2147483647"})
+    void aLimitOutOfOneToOneHundredIs400NamingTheLimit(String limit) {
+        HttpJson.Response response = http.get("/orders?limit=" + limit);
+
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.header("Content-Type")).startsWith("application/problem+json");
+        JsonNode error = response.json().get("errors").get(0);
+        assertThat(error.get("field").asString()).isEqualTo("limit");
+        assertThat(error.get("message").asString()).isEqualTo("must be between 1 and 100, got " + limit);
+        assertThat(response.json().get("errors")).hasSize(1);
+    }
+
+    @Test
+    void aLimitOfOneAndOfOneHundredAreAnswered() {
+        assertThat(http.get("/orders?limit=1").status()).isEqualTo(200);
+        assertThat(http.get("/orders?limit=100").status()).isEqualTo(200);
+        assertThat(http.get("/orders").status()).isEqualTo(200);
     }
 
     @Test

@@ -6,6 +6,8 @@ import dev.bookstore.ordering.application.port.in.OrderDetails;
 import dev.bookstore.ordering.application.port.in.OrderNotFoundException;
 import dev.bookstore.ordering.application.port.in.PlaceOrderUseCase;
 import dev.bookstore.ordering.domain.order.OrderId;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import java.net.URI;
 import java.util.List;
 import java.util.UUID;
@@ -47,8 +49,12 @@ class OrderController {
                 .orElseThrow(() -> new OrderNotFoundException(orderId));
     }
 
+    private static final String LIMIT_RANGE = "must be between 1 and " + GetOrderQuery.MAX_RECENT_ORDERS;
+
+    /** A limit out of 1..100 is a 400 naming {@code limit}: Spring MVC validates the constraints before the call. */
     @GetMapping
-    List<OrderResponse> recent(@RequestParam(defaultValue = "20") int limit) {
+    List<OrderResponse> recent(@RequestParam(defaultValue = "20") @Min(value = 1, message = LIMIT_RANGE)
+                               @Max(value = GetOrderQuery.MAX_RECENT_ORDERS, message = LIMIT_RANGE) int limit) {
         return getOrder.recentOrders(limit).stream().map(OrderResponse::of).toList();
     }
 

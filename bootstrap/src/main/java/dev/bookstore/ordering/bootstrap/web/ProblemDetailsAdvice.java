@@ -3,17 +3,23 @@ package dev.bookstore.ordering.bootstrap.web;
 import dev.bookstore.ordering.application.port.in.OrderNotFoundException;
 import dev.bookstore.ordering.domain.order.InvalidOrderException;
 import dev.bookstore.ordering.domain.order.OrderCannotBeCancelledException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.springframework.context.MessageSourceResolvable;
+import org.springframework.core.MethodParameter;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.validation.method.ParameterValidationResult;
 import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.method.annotation.HandlerMethodValidationException;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 import tools.jackson.core.JacksonException;
@@ -76,6 +82,31 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
             problem.setTitle("Malformed request body");
         }
         return ResponseEntity.badRequest().body(problem);
+    }
+
+    /** A query parameter out of its range, such as {@code GET /orders?limit=-1}. */
+    @Override
+    protected ResponseEntity<Object> handleHandlerMethodValidationException(HandlerMethodValidationException e,
+                                                                            HttpHeaders headers,
+                                                                            HttpStatusCode status,
+                                                                            WebRequest request) {
+        List<Map<String, String>> errors = new ArrayList<>();
+        for (ParameterValidationResult result : e.getParameterValidationResults()) {
+            String name = parameterName(result.getMethodParameter());
+            for (MessageSourceResolvable error : result.getResolvableErrors()) {
+                errors.add(fieldError(name, error.getDefaultMessage() + ", got " + result.getArgument()));
+            }
+        }
+        return ResponseEntity.badRequest().body(validationProblem(errors));
+    }
+
+    private static String parameterName(MethodParameter parameter) {
+        RequestParam requestParam = parameter.getParameterAnnotation(RequestParam.class);
+        if (requestParam != null && !requestParam.name().isEmpty()) {
+            return requestParam.name();
+        }
+        String name = parameter.getParameterName();
+        return name != null ? name : "parameter " + parameter.getParameterIndex();
     }
 
     private static ProblemDetail validationProblem(List<Map<String, String>> errors) {
