@@ -224,7 +224,14 @@ class PlaceOrderIT {
                 Arguments.of("missing bookId", body(customer, "EUR", item.replace("\"bookId\":\"978-0134494166\",",
                         "")), "items[0].bookId"),
                 Arguments.of("more than 100 items", HttpJson.orderJson(customer, 101), "items"),
-                // a unit price is checked as written, before anything computes with it
+                // numbers are what the API says they are
+                Arguments.of("fractional quantity", withQuantity(customer, "1.5"), "items[0].quantity"),
+                Arguments.of("quantity with a zero fraction", withQuantity(customer, "1.0"), "items[0].quantity"),
+                Arguments.of("quantity with an exponent", withQuantity(customer, "1e0"), "items[0].quantity"),
+                Arguments.of("quantity as a numeric string", withQuantity(customer, "\"2\""), "items[0].quantity"),
+                Arguments.of("quantity of 2^31", withQuantity(customer, "2147483648"), "items[0].quantity"),
+                Arguments.of("quantity of -0", withQuantity(customer, "-0"), "items[0].quantity"),
+                Arguments.of("quantity true", withQuantity(customer, "true"), "items[0].quantity"),
                 Arguments.of("price 1e400", withPrice(customer, "1e400"), "items[0].unitPrice"),
                 Arguments.of("price 1e-400", withPrice(customer, "1e-400"), "items[0].unitPrice"),
                 Arguments.of("price \"1e400\"", withPrice(customer, "\"1e400\""), "items[0].unitPrice"),
@@ -237,7 +244,21 @@ class PlaceOrderIT {
                         "items[0].unitPrice"),
                 // refused while tokenizing, where Jackson knows the object but not yet the key
                 Arguments.of("price number of 5000 digits", withPrice(customer, "9".repeat(5000)), "items[0]"),
-                Arguments.of("price -0", withPrice(customer, "-0"), "items[0].unitPrice"));
+                Arguments.of("price -0", withPrice(customer, "-0"), "items[0].unitPrice"),
+                // one key twice: the last one does not silently win
+                Arguments.of("quantity twice", body(customer, "EUR", item.replace("\"quantity\":1",
+                        "\"quantity\":1,\"quantity\":1000")), "items[0].quantity"),
+                Arguments.of("customerId twice", "{\"customerId\":\"" + customer + "\","
+                        + body(customer, "EUR", item).substring(1), "customerId"),
+                Arguments.of("nesting 1000 deep", "{\"customerId\":\"" + customer + "\",\"padding\":"
+                        + "[".repeat(1000) + "]".repeat(1000) + "}", null),
+                Arguments.of("JSON null", "null", null),
+                Arguments.of("a JSON array", "[]", null));
+    }
+
+    private static String withQuantity(String customer, String quantity) {
+        return body(customer, "EUR", "{\"bookId\":\"978-0134494166\",\"quantity\":" + quantity
+                + ",\"unitPrice\":\"39.90\"}");
     }
 
     private static String withPrice(String customer, String price) {
@@ -298,6 +319,22 @@ class PlaceOrderIT {
         assertThat(http.get("/orders?limit=1").status()).isEqualTo(200);
         assertThat(http.get("/orders?limit=100").status()).isEqualTo(200);
         assertThat(http.get("/orders").status()).isEqualTo(200);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"{\"reason\":\"a\\u0000b\"}", "{\"reason\":\"\\u001b[2J\"}", "{\"reason\":42}",
+            "{\"reason\":\"x\",\"reason\":\"y\"}", "{\"reason\":[]}", "null", "{}"})
+    void aHostileCancelBodyIs400AndLeavesTheOrderPlaced(String body) {
+        String orderId = http.postJson("/orders", HttpJson.orderJson(UUID.randomUUID().toString(), 1))
+                .json().get("id").asString();
+
+        HttpJson.Response response = http.postJson("/orders/" + orderId + "/cancel", body);
+
+        assertThat(response.status()).as(response.body()).isEqualTo(400);
+        assertThat(response.header("Content-Type")).startsWith("application/problem+json");
+        assertThat(jdbc.queryForObject("SELECT status FROM orders WHERE id = ?::uuid", String.class, orderId))
+                .isEqualTo("PLACED");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM outbox_message", Long.class)).isEqualTo(1);
     }
 
     @Test

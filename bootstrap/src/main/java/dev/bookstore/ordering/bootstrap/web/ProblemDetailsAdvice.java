@@ -3,9 +3,12 @@ package dev.bookstore.ordering.bootstrap.web;
 import dev.bookstore.ordering.application.port.in.OrderNotFoundException;
 import dev.bookstore.ordering.domain.order.InvalidOrderException;
 import dev.bookstore.ordering.domain.order.OrderCannotBeCancelledException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.springframework.context.MessageSourceResolvable;
 import org.springframework.core.MethodParameter;
 import org.springframework.http.HttpHeaders;
@@ -23,6 +26,10 @@ import org.springframework.web.method.annotation.HandlerMethodValidationExceptio
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.TokenStreamContext;
+import tools.jackson.core.exc.InputCoercionException;
+import tools.jackson.core.exc.StreamReadException;
 
 /**
  * Every error as RFC 9457 problem details. Validation problems carry {@code errors}: a list of
@@ -32,6 +39,9 @@ import tools.jackson.core.JacksonException;
  */
 @RestControllerAdvice
 class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
+
+    /** "(but could if coercion was enabled using `CoercionConfig`)" and its variants. */
+    private static final Pattern COERCION_ADVICE = Pattern.compile(" \\(but \\w+ if coercion [^)]*\\)");
 
     @ExceptionHandler(InvalidOrderException.class)
     ProblemDetail invalidOrder(InvalidOrderException e) {
@@ -71,10 +81,12 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
             return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).body(tooLarge.toProblem());
         }
         JacksonException json = causeOf(e, JacksonException.class);
+        String field = json == null ? "" : field(json);
         ProblemDetail problem;
-        if (json != null && !json.getPath().isEmpty()) {
-            problem = validationProblem(List.of(fieldError(path(json),
-                    "has the wrong type or format: " + firstLine(json.getOriginalMessage()))));
+        if (!field.isEmpty()) {
+            String what = json instanceof StreamReadException && !(json instanceof InputCoercionException)
+                    ? "is not acceptable JSON: " : "has the wrong type or format: ";
+            problem = validationProblem(List.of(fieldError(field, what + firstLine(json.getOriginalMessage()))));
         } else {
             problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
                     json != null ? "The body is not valid JSON: " + firstLine(json.getOriginalMessage())
@@ -121,6 +133,42 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
         return Map.of("field", field, "message", message);
     }
 
+    /**
+     * The field at fault. A reading problem (a key given twice, broken syntax, an integer out of range) is where the
+     * parser stood when it stopped; a binding problem is Jackson's reference chain. Jackson's constraints (nesting,
+     * number length) report neither parser nor key: for them the chain names the enclosing object at best.
+     */
+    private static String field(JacksonException e) {
+        JsonParser parser = e instanceof StreamReadException read ? read.processor() : null;
+        if (parser != null) {
+            String where = path(parser.streamReadContext());
+            if (!where.isEmpty()) {
+                return where;
+            }
+        }
+        return path(e);
+    }
+
+    /** {@code items[0].quantity} from the parser's context chain. */
+    private static String path(TokenStreamContext context) {
+        Deque<String> segments = new ArrayDeque<>();
+        for (TokenStreamContext level = context; level != null && !level.inRoot(); level = level.getParent()) {
+            if (level.inArray() && level.hasCurrentIndex()) {
+                segments.push("[" + level.getCurrentIndex() + "]");
+            } else if (level.inObject() && level.currentName() != null) {
+                segments.push(level.currentName());
+            }
+        }
+        StringBuilder path = new StringBuilder();
+        for (String segment : segments) {
+            if (!path.isEmpty() && !segment.startsWith("[")) {
+                path.append('.');
+            }
+            path.append(segment);
+        }
+        return path.toString();
+    }
+
     /** {@code items[0].quantity} from Jackson's reference chain. */
     private static String path(JacksonException e) {
         StringBuilder path = new StringBuilder();
@@ -137,12 +185,14 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
         return path.toString();
     }
 
+    /** Jackson's message without its second line and without advice that only its configuration could follow. */
     private static String firstLine(String message) {
         if (message == null) {
             return "unreadable value";
         }
         int newline = message.indexOf('\n');
-        return newline < 0 ? message : message.substring(0, newline);
+        String line = newline < 0 ? message : message.substring(0, newline);
+        return COERCION_ADVICE.matcher(line).replaceFirst("");
     }
 
     private static String simpleType(MethodArgumentTypeMismatchException e) {
