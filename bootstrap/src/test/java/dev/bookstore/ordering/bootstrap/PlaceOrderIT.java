@@ -1,13 +1,18 @@
 package dev.bookstore.ordering.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -319,6 +324,50 @@ class PlaceOrderIT {
         assertThat(http.get("/orders?limit=1").status()).isEqualTo(200);
         assertThat(http.get("/orders?limit=100").status()).isEqualTo(200);
         assertThat(http.get("/orders").status()).isEqualTo(200);
+    }
+
+    @Test
+    void twoCancelsRacingForOneOrderAnswer200AndA409ProblemAndCancelItOnce() throws Exception {
+        String orderId = http.postJson("/orders", HttpJson.orderJson(UUID.randomUUID().toString(), 1))
+                .json().get("id").asString();
+        String cancel = "/orders/" + orderId + "/cancel";
+
+        // The test holds the order's row lock. Both cancels read the order (a read waits for no row lock), then
+        // both stop at their UPDATE ... WHERE version = ?. Released, one commits; the other finds the version it
+        // read gone: that is the race, made to happen every time.
+        CompletableFuture<HttpJson.Response> first;
+        CompletableFuture<HttpJson.Response> second;
+        try (Connection blocker = DATABASE.connect()) {
+            blocker.setAutoCommit(false);
+            try (PreparedStatement lock = blocker.prepareStatement(
+                    "SELECT id FROM orders WHERE id = ?::uuid FOR UPDATE")) {
+                lock.setString(1, orderId);
+                lock.executeQuery().close();
+            }
+            first = CompletableFuture.supplyAsync(() -> http.postJson(cancel, "{\"reason\":\"first\"}"));
+            second = CompletableFuture.supplyAsync(() -> http.postJson(cancel, "{\"reason\":\"second\"}"));
+            await().atMost(Duration.ofSeconds(20)).until(() -> jdbc.queryForObject("SELECT count(*) FROM "
+                    + "pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+                    Long.class) == 2);
+            blocker.rollback();
+        }
+        List<HttpJson.Response> responses = List.of(first.get(20, TimeUnit.SECONDS),
+                second.get(20, TimeUnit.SECONDS));
+
+        assertThat(responses).extracting(HttpJson.Response::status).containsExactlyInAnyOrder(200, 409);
+        HttpJson.Response conflict = responses.stream().filter(r -> r.status() == 409).findFirst().orElseThrow();
+        assertThat(conflict.header("Content-Type")).startsWith("application/problem+json");
+        assertThat(conflict.json().get("title").asString()).isEqualTo("Concurrent change");
+        assertThat(conflict.body()).doesNotContain("Exception", "\tat ");
+        assertThat(jdbc.queryForObject("SELECT status FROM orders WHERE id = ?::uuid", String.class, orderId))
+                .isEqualTo("CANCELLED");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM outbox_message WHERE type = ?", Long.class,
+                "bookstore.order-cancelled.v1")).isEqualTo(1);
+
+        // Cancelled once and for all: a third cancel is the ordinary 409 of an order already cancelled.
+        HttpJson.Response third = http.postJson(cancel, "{\"reason\":\"third\"}");
+        assertThat(third.status()).isEqualTo(409);
+        assertThat(third.json().get("title").asString()).isEqualTo("Order cannot be cancelled");
     }
 
     @ParameterizedTest

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import org.springframework.context.MessageSourceResolvable;
 import org.springframework.core.MethodParameter;
+import org.springframework.dao.OptimisticLockingFailureException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -35,7 +36,8 @@ import tools.jackson.core.exc.StreamReadException;
  * Every error as RFC 9457 problem details. Validation problems carry {@code errors}: a list of
  * {@code {"field", "message"}} with the JSON path of the field at fault, e.g. {@code items[0].quantity}.
  * Spring MVC's own exceptions (415, 405, 406, 404 for unknown paths) come from the base class in the same
- * format. No stack trace ever leaves the service.
+ * format. A change that lost a race with another request on the same order is a {@code 409}. No stack trace ever
+ * leaves the service.
  */
 @RestControllerAdvice
 class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
@@ -59,6 +61,20 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
     ProblemDetail conflict(OrderCannotBeCancelledException e) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
         problem.setTitle("Order cannot be cancelled");
+        return problem;
+    }
+
+    /**
+     * Two requests changed the same order at once (two cancels racing): the second commit finds the version it
+     * read gone. Its transaction rolled back, so it changed nothing; the client may read the order and retry.
+     * Spring translates JPA's {@code OptimisticLockException} into this at commit.
+     */
+    @ExceptionHandler(OptimisticLockingFailureException.class)
+    ProblemDetail concurrentChange(OptimisticLockingFailureException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT,
+                "The order was changed by another request at the same time; this request changed nothing. "
+                        + "Read the order again and retry if the change still applies.");
+        problem.setTitle("Concurrent change");
         return problem;
     }
 
