@@ -1,12 +1,18 @@
 package dev.bookstore.ordering.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -14,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
@@ -223,7 +230,46 @@ class PlaceOrderIT {
                 Arguments.of("zero price", body(customer, "EUR", item.replace("9.95", "0")), "items[0].unitPrice"),
                 Arguments.of("missing bookId", body(customer, "EUR", item.replace("\"bookId\":\"978-0134494166\",",
                         "")), "items[0].bookId"),
-                Arguments.of("more than 100 items", HttpJson.orderJson(customer, 101), "items"));
+                Arguments.of("more than 100 items", HttpJson.orderJson(customer, 101), "items"),
+                // numbers are what the API says they are
+                Arguments.of("fractional quantity", withQuantity(customer, "1.5"), "items[0].quantity"),
+                Arguments.of("quantity with a zero fraction", withQuantity(customer, "1.0"), "items[0].quantity"),
+                Arguments.of("quantity with an exponent", withQuantity(customer, "1e0"), "items[0].quantity"),
+                Arguments.of("quantity as a numeric string", withQuantity(customer, "\"2\""), "items[0].quantity"),
+                Arguments.of("quantity of 2^31", withQuantity(customer, "2147483648"), "items[0].quantity"),
+                Arguments.of("quantity of -0", withQuantity(customer, "-0"), "items[0].quantity"),
+                Arguments.of("quantity true", withQuantity(customer, "true"), "items[0].quantity"),
+                Arguments.of("price 1e400", withPrice(customer, "1e400"), "items[0].unitPrice"),
+                Arguments.of("price 1e-400", withPrice(customer, "1e-400"), "items[0].unitPrice"),
+                Arguments.of("price \"1e400\"", withPrice(customer, "\"1e400\""), "items[0].unitPrice"),
+                Arguments.of("price 1e999999999", withPrice(customer, "1e999999999"), "items[0].unitPrice"),
+                Arguments.of("price 1e-999999999", withPrice(customer, "1e-999999999"), "items[0].unitPrice"),
+                Arguments.of("price 1e99999999999", withPrice(customer, "1e99999999999"), "items[0].unitPrice"),
+                Arguments.of("price of eleven digits", withPrice(customer, "\"10000000000\""), "items[0].unitPrice"),
+                Arguments.of("price of 71 digits", withPrice(customer, "1" + "0".repeat(70)), "items[0].unitPrice"),
+                Arguments.of("price string of 5000 digits", withPrice(customer, "\"" + "9".repeat(5000) + "\""),
+                        "items[0].unitPrice"),
+                // refused while tokenizing, where Jackson knows the object but not yet the key
+                Arguments.of("price number of 5000 digits", withPrice(customer, "9".repeat(5000)), "items[0]"),
+                Arguments.of("price -0", withPrice(customer, "-0"), "items[0].unitPrice"),
+                // one key twice: the last one does not silently win
+                Arguments.of("quantity twice", body(customer, "EUR", item.replace("\"quantity\":1",
+                        "\"quantity\":1,\"quantity\":1000")), "items[0].quantity"),
+                Arguments.of("customerId twice", "{\"customerId\":\"" + customer + "\","
+                        + body(customer, "EUR", item).substring(1), "customerId"),
+                Arguments.of("nesting 1000 deep", "{\"customerId\":\"" + customer + "\",\"padding\":"
+                        + "[".repeat(1000) + "]".repeat(1000) + "}", null),
+                Arguments.of("JSON null", "null", null),
+                Arguments.of("a JSON array", "[]", null));
+    }
+
+    private static String withQuantity(String customer, String quantity) {
+        return body(customer, "EUR", "{\"bookId\":\"978-0134494166\",\"quantity\":" + quantity
+                + ",\"unitPrice\":\"39.90\"}");
+    }
+
+    private static String withPrice(String customer, String price) {
+        return body(customer, "EUR", "{\"bookId\":\"978-0134494166\",\"quantity\":2,\"unitPrice\":" + price + "}");
     }
 
     private static String body(String customer, String currency, String items) {
@@ -245,6 +291,101 @@ class PlaceOrderIT {
         }
         assertThat(response.body()).doesNotContain("\tat ", "trace");
         assertNothingWritten();
+    }
+
+    @Test
+    void aPriceWithANineDigitExponentIsAnsweredAtOnce() {
+        http.postJson("/orders", withPrice(UUID.randomUUID().toString(), "1e-400"));
+
+        for (String price : List.of("1e999999999", "-1e999999999", "\"1e999999999\"", "1e-999999999")) {
+            long started = System.nanoTime();
+            HttpJson.Response response = http.postJson("/orders", withPrice(UUID.randomUUID().toString(), price));
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+            assertThat(response.status()).as(price).isEqualTo(400);
+            assertThat(took).as(price).isLessThan(Duration.ofSeconds(2));
+        }
+        assertNothingWritten();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0", "-1", "-2147483648", "101", "2147483647"})
+    void aLimitOutOfOneToOneHundredIs400NamingTheLimit(String limit) {
+        HttpJson.Response response = http.get("/orders?limit=" + limit);
+
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.header("Content-Type")).startsWith("application/problem+json");
+        JsonNode error = response.json().get("errors").get(0);
+        assertThat(error.get("field").asString()).isEqualTo("limit");
+        assertThat(error.get("message").asString()).isEqualTo("must be between 1 and 100, got " + limit);
+        assertThat(response.json().get("errors")).hasSize(1);
+    }
+
+    @Test
+    void aLimitOfOneAndOfOneHundredAreAnswered() {
+        assertThat(http.get("/orders?limit=1").status()).isEqualTo(200);
+        assertThat(http.get("/orders?limit=100").status()).isEqualTo(200);
+        assertThat(http.get("/orders").status()).isEqualTo(200);
+    }
+
+    @Test
+    void twoCancelsRacingForOneOrderAnswer200AndA409ProblemAndCancelItOnce() throws Exception {
+        String orderId = http.postJson("/orders", HttpJson.orderJson(UUID.randomUUID().toString(), 1))
+                .json().get("id").asString();
+        String cancel = "/orders/" + orderId + "/cancel";
+
+        // The test holds the order's row lock. Both cancels read the order (a read waits for no row lock), then
+        // both stop at their UPDATE ... WHERE version = ?. Released, one commits; the other finds the version it
+        // read gone: that is the race, made to happen every time.
+        CompletableFuture<HttpJson.Response> first;
+        CompletableFuture<HttpJson.Response> second;
+        try (Connection blocker = DATABASE.connect()) {
+            blocker.setAutoCommit(false);
+            try (PreparedStatement lock = blocker.prepareStatement(
+                    "SELECT id FROM orders WHERE id = ?::uuid FOR UPDATE")) {
+                lock.setString(1, orderId);
+                lock.executeQuery().close();
+            }
+            first = CompletableFuture.supplyAsync(() -> http.postJson(cancel, "{\"reason\":\"first\"}"));
+            second = CompletableFuture.supplyAsync(() -> http.postJson(cancel, "{\"reason\":\"second\"}"));
+            await().atMost(Duration.ofSeconds(20)).until(() -> jdbc.queryForObject("SELECT count(*) FROM "
+                    + "pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+                    Long.class) == 2);
+            blocker.rollback();
+        }
+        List<HttpJson.Response> responses = List.of(first.get(20, TimeUnit.SECONDS),
+                second.get(20, TimeUnit.SECONDS));
+
+        assertThat(responses).extracting(HttpJson.Response::status).containsExactlyInAnyOrder(200, 409);
+        HttpJson.Response conflict = responses.stream().filter(r -> r.status() == 409).findFirst().orElseThrow();
+        assertThat(conflict.header("Content-Type")).startsWith("application/problem+json");
+        assertThat(conflict.json().get("title").asString()).isEqualTo("Concurrent change");
+        assertThat(conflict.body()).doesNotContain("Exception", "\tat ");
+        assertThat(jdbc.queryForObject("SELECT status FROM orders WHERE id = ?::uuid", String.class, orderId))
+                .isEqualTo("CANCELLED");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM outbox_message WHERE type = ?", Long.class,
+                "bookstore.order-cancelled.v1")).isEqualTo(1);
+
+        // Cancelled once and for all: a third cancel is the ordinary 409 of an order already cancelled.
+        HttpJson.Response third = http.postJson(cancel, "{\"reason\":\"third\"}");
+        assertThat(third.status()).isEqualTo(409);
+        assertThat(third.json().get("title").asString()).isEqualTo("Order cannot be cancelled");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"{\"reason\":\"a\\u0000b\"}", "{\"reason\":\"\\u001b[2J\"}", "{\"reason\":42}",
+            "{\"reason\":\"x\",\"reason\":\"y\"}", "{\"reason\":[]}", "null", "{}"})
+    void aHostileCancelBodyIs400AndLeavesTheOrderPlaced(String body) {
+        String orderId = http.postJson("/orders", HttpJson.orderJson(UUID.randomUUID().toString(), 1))
+                .json().get("id").asString();
+
+        HttpJson.Response response = http.postJson("/orders/" + orderId + "/cancel", body);
+
+        assertThat(response.status()).as(response.body()).isEqualTo(400);
+        assertThat(response.header("Content-Type")).startsWith("application/problem+json");
+        assertThat(jdbc.queryForObject("SELECT status FROM orders WHERE id = ?::uuid", String.class, orderId))
+                .isEqualTo("PLACED");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM outbox_message", Long.class)).isEqualTo(1);
     }
 
     @Test

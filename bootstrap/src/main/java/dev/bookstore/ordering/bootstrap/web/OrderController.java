@@ -7,6 +7,8 @@ import dev.bookstore.ordering.application.port.in.OrderNotFoundException;
 import dev.bookstore.ordering.application.port.in.PlaceOrderCommand;
 import dev.bookstore.ordering.application.port.in.PlaceOrderUseCase;
 import dev.bookstore.ordering.domain.order.OrderId;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import java.net.URI;
 import java.util.List;
 import java.util.UUID;
@@ -61,9 +63,16 @@ class OrderController {
         return OrderResponse.of(visibleOrder(new OrderId(id), Caller.of(caller)));
     }
 
-    /** An operator gets the newest orders of all customers, a customer its own. */
+    private static final String LIMIT_RANGE = "must be between 1 and " + GetOrderQuery.MAX_RECENT_ORDERS;
+
+    /**
+     * An operator gets the newest orders of all customers, a customer its own. A limit out of 1..100 is a 400
+     * naming {@code limit}: Spring MVC validates the constraints before the call.
+     */
     @GetMapping
-    List<OrderResponse> recent(@RequestParam(defaultValue = "20") int limit, Authentication authentication) {
+    List<OrderResponse> recent(@RequestParam(defaultValue = "20") @Min(value = 1, message = LIMIT_RANGE)
+                               @Max(value = GetOrderQuery.MAX_RECENT_ORDERS, message = LIMIT_RANGE) int limit,
+                               Authentication authentication) {
         Caller caller = Caller.of(authentication);
         List<OrderDetails> orders;
         if (caller.operator()) {

@@ -6,29 +6,47 @@ import dev.bookstore.ordering.application.port.in.OrderNotFoundException;
 import dev.bookstore.ordering.application.port.in.RequestInProgressException;
 import dev.bookstore.ordering.domain.order.InvalidOrderException;
 import dev.bookstore.ordering.domain.order.OrderCannotBeCancelledException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
+import org.springframework.context.MessageSourceResolvable;
+import org.springframework.core.MethodParameter;
+import org.springframework.dao.OptimisticLockingFailureException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.validation.method.ParameterValidationResult;
 import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.method.annotation.HandlerMethodValidationException;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.TokenStreamContext;
+import tools.jackson.core.exc.InputCoercionException;
+import tools.jackson.core.exc.StreamReadException;
 
 /**
  * Every error as RFC 9457 problem details. Validation problems carry {@code errors}: a list of
  * {@code {"field", "message"}} with the JSON path of the field at fault, e.g. {@code items[0].quantity}.
  * Spring MVC's own exceptions (415, 405, 406, 404 for unknown paths) come from the base class in the same
- * format. No stack trace ever leaves the service.
+ * format. A change that lost a race with another request on the same order is a {@code 409}. No stack trace ever
+ * leaves the service.
  */
 @RestControllerAdvice
 class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
+
+    /** "(but could if coercion was enabled using `CoercionConfig`)" and its variants. */
+    private static final Pattern COERCION_ADVICE = Pattern.compile(" \\(but \\w+ if coercion [^)]*\\)");
 
     @ExceptionHandler(InvalidOrderException.class)
     ProblemDetail invalidOrder(InvalidOrderException e) {
@@ -81,6 +99,20 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
         return ResponseEntity.status(HttpStatus.CONFLICT).header(HttpHeaders.RETRY_AFTER, "1").body(problem);
     }
 
+    /**
+     * Two requests changed the same order at once (two cancels racing): the second commit finds the version it
+     * read gone. Its transaction rolled back, so it changed nothing; the client may read the order and retry.
+     * Spring translates JPA's {@code OptimisticLockException} into this at commit.
+     */
+    @ExceptionHandler(OptimisticLockingFailureException.class)
+    ProblemDetail concurrentChange(OptimisticLockingFailureException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT,
+                "The order was changed by another request at the same time; this request changed nothing. "
+                        + "Read the order again and retry if the change still applies.");
+        problem.setTitle("Concurrent change");
+        return problem;
+    }
+
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)
     ProblemDetail typeMismatch(MethodArgumentTypeMismatchException e) {
         return validationProblem(List.of(fieldError(e.getName(), "is not a valid " + simpleType(e))));
@@ -100,10 +132,12 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
             return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).body(tooLarge.toProblem());
         }
         JacksonException json = causeOf(e, JacksonException.class);
+        String field = json == null ? "" : field(json);
         ProblemDetail problem;
-        if (json != null && !json.getPath().isEmpty()) {
-            problem = validationProblem(List.of(fieldError(path(json),
-                    "has the wrong type or format: " + firstLine(json.getOriginalMessage()))));
+        if (!field.isEmpty()) {
+            String what = json instanceof StreamReadException && !(json instanceof InputCoercionException)
+                    ? "is not acceptable JSON: " : "has the wrong type or format: ";
+            problem = validationProblem(List.of(fieldError(field, what + firstLine(json.getOriginalMessage()))));
         } else {
             problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
                     json != null ? "The body is not valid JSON: " + firstLine(json.getOriginalMessage())
@@ -111,6 +145,31 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
             problem.setTitle("Malformed request body");
         }
         return ResponseEntity.badRequest().body(problem);
+    }
+
+    /** A query parameter out of its range, such as {@code GET /orders?limit=-1}. */
+    @Override
+    protected ResponseEntity<Object> handleHandlerMethodValidationException(HandlerMethodValidationException e,
+                                                                            HttpHeaders headers,
+                                                                            HttpStatusCode status,
+                                                                            WebRequest request) {
+        List<Map<String, String>> errors = new ArrayList<>();
+        for (ParameterValidationResult result : e.getParameterValidationResults()) {
+            String name = parameterName(result.getMethodParameter());
+            for (MessageSourceResolvable error : result.getResolvableErrors()) {
+                errors.add(fieldError(name, error.getDefaultMessage() + ", got " + result.getArgument()));
+            }
+        }
+        return ResponseEntity.badRequest().body(validationProblem(errors));
+    }
+
+    private static String parameterName(MethodParameter parameter) {
+        RequestParam requestParam = parameter.getParameterAnnotation(RequestParam.class);
+        if (requestParam != null && !requestParam.name().isEmpty()) {
+            return requestParam.name();
+        }
+        String name = parameter.getParameterName();
+        return name != null ? name : "parameter " + parameter.getParameterIndex();
     }
 
     private static ProblemDetail validationProblem(List<Map<String, String>> errors) {
@@ -123,6 +182,42 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 
     private static Map<String, String> fieldError(String field, String message) {
         return Map.of("field", field, "message", message);
+    }
+
+    /**
+     * The field at fault. A reading problem (a key given twice, broken syntax, an integer out of range) is where the
+     * parser stood when it stopped; a binding problem is Jackson's reference chain. Jackson's constraints (nesting,
+     * number length) report neither parser nor key: for them the chain names the enclosing object at best.
+     */
+    private static String field(JacksonException e) {
+        JsonParser parser = e instanceof StreamReadException read ? read.processor() : null;
+        if (parser != null) {
+            String where = path(parser.streamReadContext());
+            if (!where.isEmpty()) {
+                return where;
+            }
+        }
+        return path(e);
+    }
+
+    /** {@code items[0].quantity} from the parser's context chain. */
+    private static String path(TokenStreamContext context) {
+        Deque<String> segments = new ArrayDeque<>();
+        for (TokenStreamContext level = context; level != null && !level.inRoot(); level = level.getParent()) {
+            if (level.inArray() && level.hasCurrentIndex()) {
+                segments.push("[" + level.getCurrentIndex() + "]");
+            } else if (level.inObject() && level.currentName() != null) {
+                segments.push(level.currentName());
+            }
+        }
+        StringBuilder path = new StringBuilder();
+        for (String segment : segments) {
+            if (!path.isEmpty() && !segment.startsWith("[")) {
+                path.append('.');
+            }
+            path.append(segment);
+        }
+        return path.toString();
     }
 
     /** {@code items[0].quantity} from Jackson's reference chain. */
@@ -141,12 +236,14 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
         return path.toString();
     }
 
+    /** Jackson's message without its second line and without advice that only its configuration could follow. */
     private static String firstLine(String message) {
         if (message == null) {
             return "unreadable value";
         }
         int newline = message.indexOf('\n');
-        return newline < 0 ? message : message.substring(0, newline);
+        String line = newline < 0 ? message : message.substring(0, newline);
+        return COERCION_ADVICE.matcher(line).replaceFirst("");
     }
 
     private static String simpleType(MethodArgumentTypeMismatchException e) {

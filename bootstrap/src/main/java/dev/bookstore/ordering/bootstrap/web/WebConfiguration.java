@@ -1,18 +1,69 @@
 package dev.bookstore.ordering.bootstrap.web;
 
 import dev.bookstore.ordering.bootstrap.tracing.W3cTraceContext;
+import org.springframework.boot.jackson.autoconfigure.JsonFactoryBuilderCustomizer;
+import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.util.unit.DataSize;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.cfg.CoercionAction;
+import tools.jackson.databind.cfg.CoercionInputShape;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.type.LogicalType;
 
-/** The HTTP edge: body size limit and trace context, ahead of Spring MVC. */
+/**
+ * The HTTP edge: body size limit and trace context ahead of Spring MVC, and how strictly JSON is read. The JSON
+ * settings apply to the service's one {@link JsonMapper}; the service reads no JSON that would need less.
+ */
 @Configuration(proxyBeanMethods = false)
 class WebConfiguration {
 
     static final DataSize MAX_BODY = DataSize.ofKilobytes(64);
+
+    /** Objects and arrays inside each other; an order body needs 3. */
+    static final int MAX_NESTING_DEPTH = 16;
+
+    /**
+     * Reading costs no more than the body size allows: nothing nests deeper than {@value #MAX_NESTING_DEPTH}, and a
+     * key given twice is refused rather than silently overwritten by the last. Numbers keep Jackson's limit of
+     * 1000 characters (also for numbers written as strings): parsing one that long takes microseconds, and
+     * anything shorter reaches the checks that name its field ({@code PlaceOrderCommand}, {@code Money}).
+     */
+    @Bean
+    JsonFactoryBuilderCustomizer boundedJsonReading() {
+        return factory -> factory
+                .streamReadConstraints(StreamReadConstraints.builder()
+                        .maxNestingDepth(MAX_NESTING_DEPTH)
+                        .build())
+                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
+    }
+
+    /**
+     * Values are of the type the API says. An integer field ({@code quantity}) takes a JSON integer literal only:
+     * {@code 1.5} is not truncated to 1, and {@code 1.0}, {@code 1e0} and {@code "1"} are refused as well, because
+     * the API documents a whole number and a client that sends a fraction or a string has a bug worth telling it
+     * about. A text field ({@code bookId}, {@code reason}) takes a JSON string, not {@code 42} or {@code true}.
+     * Decimal fields ({@code unitPrice}) keep taking a string or a number, read from its text and never through a
+     * binary float.
+     */
+    @Bean
+    JsonMapperBuilderCustomizer exactJsonTypes() {
+        return mapper -> mapper
+                .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+                .withCoercionConfig(LogicalType.Integer, integers -> integers
+                        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+                .withCoercionConfig(LogicalType.Textual, texts -> texts
+                        .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail));
+    }
 
     @Bean
     W3cTraceContext traceContext() {

@@ -10,8 +10,6 @@ import java.util.Optional;
 
 final class GetOrderService implements GetOrderQuery {
 
-    static final int MAX_RECENT = 100;
-
     private final OrderRepository orders;
 
     GetOrderService(OrderRepository orders) {
@@ -25,8 +23,11 @@ final class GetOrderService implements GetOrderQuery {
 
     @Override
     public List<OrderDetails> recentOrders(int limit) {
-        int bounded = Math.max(1, Math.min(limit, MAX_RECENT));
-        return orders.findRecent(bounded).stream().map(OrderDetails::of).toList();
+        if (limit < 1 || limit > MAX_RECENT_ORDERS) {
+            throw new IllegalArgumentException(
+                    "limit must be between 1 and %d, got %d".formatted(MAX_RECENT_ORDERS, limit));
+        }
+        return orders.findRecent(limit).stream().map(OrderDetails::of).toList();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.bookstore.ordering.application.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import dev.bookstore.ordering.application.port.in.GetOrderQuery;
 import dev.bookstore.ordering.application.port.in.OrderDetails;
@@ -21,6 +22,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class GetOrderServiceTest {
 
@@ -59,19 +62,20 @@ class GetOrderServiceTest {
     }
 
     @Test
-    void recentOrdersAreAtMostOneHundred() {
+    void oneHundredRecentOrdersCanBeAskedFor() {
         placeOneEverySecond(101);
 
-        assertThat(query.recentOrders(500)).hasSize(100);
-        assertThat(query.recentOrders(Integer.MAX_VALUE)).hasSize(100);
+        assertThat(query.recentOrders(GetOrderQuery.MAX_RECENT_ORDERS)).hasSize(100);
+        assertThat(query.recentOrders(1)).hasSize(1);
     }
 
-    @Test
-    void askingForNoRecentOrdersStillReturnsTheNewest() {
-        List<UUID> placedInOrder = placeOneEverySecond(2);
+    @ParameterizedTest
+    @ValueSource(ints = {0, -5, 101, Integer.MIN_VALUE, Integer.MAX_VALUE})
+    void aLimitOutsideOneToOneHundredIsRejectedNotClamped(int limit) {
+        placeOneEverySecond(2);
 
-        assertThat(query.recentOrders(0)).extracting(OrderDetails::id).containsExactly(placedInOrder.get(1));
-        assertThat(query.recentOrders(-5)).extracting(OrderDetails::id).containsExactly(placedInOrder.get(1));
+        assertThatIllegalArgumentException().isThrownBy(() -> query.recentOrders(limit))
+                .withMessage("limit must be between 1 and 100, got " + limit);
     }
 
     @Test

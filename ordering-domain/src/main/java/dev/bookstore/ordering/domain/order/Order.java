@@ -73,6 +73,12 @@ public final class Order extends AggregateRoot {
             throw new InvalidOrderException("reason",
                     "must be 1 to %d characters".formatted(MAX_REASON_LENGTH));
         }
+        // A reason is text for people. NUL cannot be stored in PostgreSQL text or jsonb at all, and an escape
+        // sequence would repaint the terminal of whoever reads the logs.
+        if (reason.chars().anyMatch(c -> Character.isISOControl(c) && c != '\t' && c != '\n' && c != '\r')) {
+            throw new InvalidOrderException("reason", "must not contain control characters other than tab and "
+                    + "line breaks");
+        }
         if (status != OrderStatus.PLACED) {
             throw new OrderCannotBeCancelledException(id, status);
         }

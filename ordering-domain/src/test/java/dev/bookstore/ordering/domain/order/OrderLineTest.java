@@ -46,6 +46,18 @@ class OrderLineTest {
     }
 
     @Test
+    void aUnitPriceHasAtMostTenDigitsBeforeTheDecimalPoint() {
+        assertThat(new OrderLine(BOOK, 1, Money.of("9999999999.99", "EUR")).unitPrice())
+                .isEqualTo(Money.of("9999999999.99", "EUR"));
+
+        InvalidOrderException rejected = rejected(() -> new OrderLine(BOOK, 1, Money.of("10000000000", "EUR")));
+
+        assertThat(rejected.field()).isEqualTo("unitPrice");
+        assertThat(rejected.reason()).isEqualTo(
+                "must have at most 10 digits before the decimal point, got 10000000000.00 EUR");
+    }
+
+    @Test
     void lineTotalIsUnitPriceTimesQuantity() {
         assertThat(new OrderLine(BOOK, 3, PRICE).lineTotal()).isEqualTo(Money.of("29.97", "EUR"));
         assertThat(new OrderLine(BOOK, 1, PRICE).lineTotal()).isEqualTo(PRICE);

@@ -111,6 +111,19 @@ class OrderTest {
     }
 
     @Test
+    void theLargestPossibleOrderStillHasATotal() {
+        // 100 lines of 1000 books at the highest unit price: the bounds of OrderLine keep this within Money's.
+        List<OrderLine> lines = new ArrayList<>();
+        for (int i = 0; i < Order.MAX_LINES; i++) {
+            lines.add(line("b-" + i, OrderLine.MAX_QUANTITY, "9999999999.99"));
+        }
+
+        Order order = Order.place(CUSTOMER, EUR, lines, NOW);
+
+        assertThat(order.total()).isEqualTo(Money.of("999999999999000.00", "EUR"));
+    }
+
+    @Test
     void anOrderWithOneHundredAndOneLinesIsRejected() {
         InvalidOrderException rejected = rejected(() -> Order.place(CUSTOMER, EUR, lines(101), NOW));
 
@@ -223,6 +236,28 @@ class OrderTest {
         assertThat(rejected(() -> order.cancel(blank, NOW)).field()).isEqualTo("reason");
         assertThat(order.status()).isEqualTo(OrderStatus.PLACED);
         assertThat(order.pullRecordedEvents()).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"a\u0000b", "\u001b[2J", "bell\u0007", "del\u007f", "c1\u0085"})
+    void aReasonWithControlCharactersIsRejectedAndChangesNothing(String reason) {
+        Order order = placedOrder();
+
+        InvalidOrderException rejected = rejected(() -> order.cancel(reason, NOW));
+
+        assertThat(rejected.field()).isEqualTo("reason");
+        assertThat(rejected.reason()).isEqualTo("must not contain control characters other than tab and line breaks");
+        assertThat(order.status()).isEqualTo(OrderStatus.PLACED);
+        assertThat(order.pullRecordedEvents()).isEmpty();
+    }
+
+    @Test
+    void aReasonMayHaveTabsAndLineBreaks() {
+        Order order = placedOrder();
+
+        order.cancel("damaged\tin transit\r\nsecond line", NOW);
+
+        assertThat(order.status()).isEqualTo(OrderStatus.CANCELLED);
     }
 
     @Test

@@ -20,6 +20,11 @@ import java.util.UUID;
  * Place an order. Built from raw values so that every broken rule is reported with the path of the field at
  * fault ({@code items[2].unitPrice}), which the HTTP adapter passes on to the client.
  *
+ * <p>A unit price is checked here as the client wrote it, before {@link Money} rescales it or anything computes
+ * with it: at most {@value Money#MAX_DIGITS} digits, at most {@value OrderLine#MAX_UNIT_PRICE_INTEGER_DIGITS}
+ * before the decimal point, no more decimal places than the currency has. Each check costs the same for
+ * {@code 1e999999999} as for {@code 39.90}.
+ *
  * @param idempotencyKey the client's key for this request, if it sent one: the customer's retries with the same
  *                       key place the order once
  */
@@ -101,12 +106,28 @@ public record PlaceOrderCommand(CustomerId customerId, Currency currency, List<O
         if (item.unitPrice() == null) {
             throw new InvalidOrderException(path + ".unitPrice", "is required");
         }
+        requireBoundedPrice(path + ".unitPrice", item.unitPrice(), currency);
         try {
             return new OrderLine(new BookId(item.bookId()), item.quantity(), new Money(item.unitPrice(), currency));
         } catch (InvalidOrderException e) {
             throw new InvalidOrderException(path + "." + e.field(), e.reason());
         } catch (InvalidMoneyException e) {
             throw new InvalidOrderException(path + ".unitPrice", e.getMessage());
+        }
+    }
+
+    private static void requireBoundedPrice(String field, BigDecimal price, Currency currency) {
+        if (Money.digits(price) > Money.MAX_DIGITS) {
+            throw new InvalidOrderException(field, "must have at most %d digits".formatted(Money.MAX_DIGITS));
+        }
+        if (Money.integerDigits(price) > OrderLine.MAX_UNIT_PRICE_INTEGER_DIGITS) {
+            throw new InvalidOrderException(field, "must have at most %d digits before the decimal point, got %s"
+                    .formatted(OrderLine.MAX_UNIT_PRICE_INTEGER_DIGITS, Money.shown(price)));
+        }
+        int minorUnits = Money.minorUnits(currency);
+        if (Money.decimalPlaces(price) > minorUnits) {
+            throw new InvalidOrderException(field, "%s allows at most %d decimal place(s), got %s"
+                    .formatted(currency.getCurrencyCode(), minorUnits, Money.shown(price)));
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.bookstore.ordering.application.port.in;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.bookstore.ordering.application.port.in.PlaceOrderCommand.Item;
 import dev.bookstore.ordering.domain.order.BookId;
@@ -10,6 +11,8 @@ import dev.bookstore.ordering.domain.order.InvalidOrderException;
 import dev.bookstore.ordering.domain.order.OrderLine;
 import dev.bookstore.ordering.domain.shared.Money;
 import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Currency;
@@ -124,6 +127,50 @@ class PlaceOrderCommandTest {
     }
 
     @Test
+    void theHighestUnitPriceHasTenDigitsBeforeTheDecimalPoint() {
+        PlaceOrderCommand command = PlaceOrderCommand.of(CUSTOMER, "EUR", List.of(item("b-0", 1, "9999999999.99")));
+
+        assertThat(command.lines().get(0).unitPrice()).isEqualTo(Money.of("9999999999.99", "EUR"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"10000000000", "1E+10", "1E+400", "1E+999999999", "-1E+999999999", "1E+2147483647"})
+    void aPriceTooLargeIsRejectedAsWrittenBeforeAnythingComputesWithIt(String price) {
+        InvalidOrderException rejected = rejectedQuickly(price);
+
+        assertThat(rejected.field()).isEqualTo("items[0].unitPrice");
+        assertThat(rejected.reason()).startsWith("must have at most 10 digits before the decimal point, got ");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"1E-3", "1E-400", "1E-999999999", "-1E-2147483647"})
+    void aPriceWithATinyExponentIsRejectedAsTooManyDecimalPlacesInScientificNotation(String price) {
+        InvalidOrderException rejected = rejectedQuickly(price);
+
+        assertThat(rejected.field()).isEqualTo("items[0].unitPrice");
+        assertThat(rejected.reason()).startsWith("EUR allows at most 2 decimal place(s), got ");
+        assertThat(rejected.getMessage()).hasSizeLessThan(100);
+    }
+
+    @Test
+    void aPriceOfMoreThanFortyDigitsIsRejectedWithoutCountingThemAll() {
+        assertThat(rejectedQuickly("1." + "0".repeat(40)).reason()).isEqualTo("must have at most 40 digits");
+
+        BigDecimal enormous = new BigDecimal(BigInteger.ONE.shiftLeft(4_000_000), 4_000_000);
+        InvalidOrderException rejected = assertTimeoutPreemptively(Duration.ofSeconds(1), () -> rejected(() ->
+                PlaceOrderCommand.of(CUSTOMER, "EUR", List.of(new Item("b-0", 1, enormous)))));
+        assertThat(rejected.field()).isEqualTo("items[0].unitPrice");
+        assertThat(rejected.reason()).isEqualTo("must have at most 40 digits");
+    }
+
+    @Test
+    void aYenPriceWithTrailingZeroDecimalsIsAWholeNumber() {
+        PlaceOrderCommand command = PlaceOrderCommand.of(CUSTOMER, "JPY", List.of(item("b-0", 1, "1500.000")));
+
+        assertThat(command.lines().get(0).unitPrice()).isEqualTo(Money.of("1500", "JPY"));
+    }
+
+    @Test
     void aMissingPriceIsReportedAsTheItemsUnitPrice() {
         List<Item> items = List.of(item("b-0", 1, "1.00"), new Item("b-1", 1, null));
 
@@ -187,6 +234,13 @@ class PlaceOrderCommandTest {
             items.add(item("b-" + i, 1, "9.99"));
         }
         return items;
+    }
+
+    /** Rejected within a second: no check may expand 1E+999999999 into its digits. */
+    private static InvalidOrderException rejectedQuickly(String price) {
+        BigDecimal number = new BigDecimal(price);
+        return assertTimeoutPreemptively(Duration.ofSeconds(1), () -> rejected(() ->
+                PlaceOrderCommand.of(CUSTOMER, "EUR", List.of(new Item("b-0", 1, number)))));
     }
 
     private static String fieldAtFault(ThrowingCallable call) {
