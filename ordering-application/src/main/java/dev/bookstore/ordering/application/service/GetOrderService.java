@@ -23,16 +23,20 @@ final class GetOrderService implements GetOrderQuery {
 
     @Override
     public List<OrderDetails> recentOrders(int limit) {
-        if (limit < 1 || limit > MAX_RECENT_ORDERS) {
-            throw new IllegalArgumentException(
-                    "limit must be between 1 and %d, got %d".formatted(MAX_RECENT_ORDERS, limit));
-        }
+        checkLimit(limit);
         return orders.findRecent(limit).stream().map(OrderDetails::of).toList();
     }
 
     @Override
     public List<OrderDetails> recentOrdersOf(CustomerId customer, int limit) {
-        int bounded = Math.max(1, Math.min(limit, MAX_RECENT));
-        return orders.findRecentOf(customer, bounded).stream().map(OrderDetails::of).toList();
+        checkLimit(limit);
+        return orders.findRecentOf(customer, limit).stream().map(OrderDetails::of).toList();
+    }
+
+    private static void checkLimit(int limit) {
+        if (limit < 1 || limit > MAX_RECENT_ORDERS) {
+            throw new IllegalArgumentException(
+                    "limit must be between 1 and %d, got %d".formatted(MAX_RECENT_ORDERS, limit));
+        }
     }
 }
