@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.UUID;
 import java.util.stream.IntStream;
 import javax.sql.DataSource;
-import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -63,8 +62,7 @@ final class OrderSql {
 
     OrderSql(DataSource dataSource) {
         this.jdbc = new JdbcTemplate(dataSource);
-        this.uuidAsText = !jdbc.execute((ConnectionCallback<Boolean>) connection ->
-                connection.getMetaData().getDatabaseProductName().startsWith("PostgreSQL"));
+        this.uuidAsText = Database.of(dataSource) != Database.POSTGRESQL;
     }
 
     void insert(Order order) {

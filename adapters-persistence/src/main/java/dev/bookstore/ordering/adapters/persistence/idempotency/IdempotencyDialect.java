@@ -1,5 +1,6 @@
 package dev.bookstore.ordering.adapters.persistence.idempotency;
 
+import dev.bookstore.ordering.adapters.persistence.Database;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -13,15 +14,10 @@ sealed interface IdempotencyDialect permits PostgresIdempotencyDialect, SqlServe
 
     /** Picks the dialect from the JDBC metadata of a live connection, never from a hand-set flag. */
     static IdempotencyDialect of(Connection connection) throws SQLException {
-        String product = connection.getMetaData().getDatabaseProductName();
-        if (product.startsWith("PostgreSQL")) {
-            return new PostgresIdempotencyDialect();
-        }
-        if (product.startsWith("Microsoft SQL Server")) {
-            return new SqlServerIdempotencyDialect();
-        }
-        throw new IllegalStateException("Idempotency keys are stored on PostgreSQL and Microsoft SQL Server, not "
-                + product);
+        return switch (Database.of(connection)) {
+            case POSTGRESQL -> new PostgresIdempotencyDialect();
+            case SQL_SERVER -> new SqlServerIdempotencyDialect();
+        };
     }
 
     /**

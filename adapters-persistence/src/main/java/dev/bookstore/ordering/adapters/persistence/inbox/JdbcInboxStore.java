@@ -1,12 +1,12 @@
 package dev.bookstore.ordering.adapters.persistence.inbox;
 
+import dev.bookstore.ordering.adapters.persistence.Database;
 import dev.bookstore.ordering.application.port.out.InboxStore;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.springframework.dao.DuplicateKeyException;
-import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -22,8 +22,7 @@ public class JdbcInboxStore implements InboxStore {
 
     public JdbcInboxStore(DataSource dataSource) {
         this.jdbc = new JdbcTemplate(dataSource);
-        this.postgres = jdbc.execute((ConnectionCallback<Boolean>) connection ->
-                connection.getMetaData().getDatabaseProductName().startsWith("PostgreSQL"));
+        this.postgres = Database.of(dataSource) == Database.POSTGRESQL;
     }
 
     @Override

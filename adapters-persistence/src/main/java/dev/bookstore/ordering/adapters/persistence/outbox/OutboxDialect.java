@@ -1,5 +1,6 @@
 package dev.bookstore.ordering.adapters.persistence.outbox;
 
+import dev.bookstore.ordering.adapters.persistence.Database;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -15,14 +16,10 @@ sealed interface OutboxDialect permits PostgresOutboxDialect, SqlServerOutboxDia
 
     /** Picks the dialect from the JDBC metadata of a live connection, never from a hand-set flag. */
     static OutboxDialect of(Connection connection) throws SQLException {
-        String product = connection.getMetaData().getDatabaseProductName();
-        if (product.startsWith("PostgreSQL")) {
-            return new PostgresOutboxDialect();
-        }
-        if (product.startsWith("Microsoft SQL Server")) {
-            return new SqlServerOutboxDialect();
-        }
-        throw new IllegalStateException("The outbox supports PostgreSQL and Microsoft SQL Server, not " + product);
+        return switch (Database.of(connection)) {
+            case POSTGRESQL -> new PostgresOutboxDialect();
+            case SQL_SERVER -> new SqlServerOutboxDialect();
+        };
     }
 
     String name();
