@@ -1,6 +1,5 @@
 package dev.bookstore.ordering.bootstrap.web;
 
-import dev.bookstore.ordering.bootstrap.tracing.W3cTraceContext;
 import org.springframework.boot.jackson.autoconfigure.JsonFactoryBuilderCustomizer;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -17,7 +16,7 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.type.LogicalType;
 
 /**
- * The HTTP edge: body size limit and trace context ahead of Spring MVC, and how strictly JSON is read. The JSON
+ * The HTTP edge: body size limit ahead of Spring MVC, and how strictly JSON is read. The JSON
  * settings apply to the service's one {@link JsonMapper}; the service reads no JSON that would need less.
  */
 @Configuration(proxyBeanMethods = false)
@@ -66,22 +65,10 @@ class WebConfiguration {
     }
 
     @Bean
-    W3cTraceContext traceContext() {
-        return new W3cTraceContext();
-    }
-
-    @Bean
     FilterRegistrationBean<RequestBodyLimitFilter> requestBodyLimitFilter(JsonMapper json) {
         var registration = new FilterRegistrationBean<>(
                 new RequestBodyLimitFilter(MAX_BODY.toBytes(), new ProblemResponses(json)));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
-        return registration;
-    }
-
-    @Bean
-    FilterRegistrationBean<TraceContextFilter> traceContextFilter(W3cTraceContext traceContext) {
-        var registration = new FilterRegistrationBean<>(new TraceContextFilter(traceContext));
-        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
         return registration;
     }
 }

@@ -87,6 +87,9 @@ public final class OrderPlacedInboxListener implements MessageListener {
         container.setMessageListener(this);
         container.setAcknowledgeMode(AcknowledgeMode.AUTO);
         container.setDefaultRequeueRejected(true);
+        // A consumer span per delivery, child of the message's traceparent (the relay's publish span), when the
+        // container is a bean of a context with Micrometer Tracing; a no-op observation otherwise.
+        container.setObservationEnabled(true);
         return container;
     }
 
