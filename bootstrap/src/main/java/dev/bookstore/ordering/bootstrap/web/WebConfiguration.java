@@ -1,5 +1,8 @@
 package dev.bookstore.ordering.bootstrap.web;
 
+import io.micrometer.tracing.Tracer;
+import io.micrometer.tracing.propagation.Propagator;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.jackson.autoconfigure.JsonFactoryBuilderCustomizer;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -16,7 +19,7 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.type.LogicalType;
 
 /**
- * The HTTP edge: body size limit ahead of Spring MVC, and how strictly JSON is read. The JSON
+ * The HTTP edge: body size limit ahead of Spring MVC, the trace's {@code traceparent} in every answer, and how strictly JSON is read. The JSON
  * settings apply to the service's one {@link JsonMapper}; the service reads no JSON that would need less.
  */
 @Configuration(proxyBeanMethods = false)
@@ -69,6 +72,16 @@ class WebConfiguration {
         var registration = new FilterRegistrationBean<>(
                 new RequestBodyLimitFilter(MAX_BODY.toBytes(), new ProblemResponses(json)));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+        return registration;
+    }
+
+    /** Inside Boot's server observation filter (order {@code HIGHEST_PRECEDENCE + 1}), where the span is current. */
+    @Bean
+    FilterRegistrationBean<TraceparentResponseFilter> traceparentResponseFilter(ObjectProvider<Tracer> tracer,
+                                                                              ObjectProvider<Propagator> propagator) {
+        var registration = new FilterRegistrationBean<>(new TraceparentResponseFilter(
+                tracer.getIfAvailable(() -> Tracer.NOOP), propagator.getIfAvailable(() -> Propagator.NOOP)));
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 2);
         return registration;
     }
 }
