@@ -4,6 +4,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -44,6 +46,10 @@ class WebSecurityConfiguration {
     private static final String CUSTOMER = "SCOPE_" + Caller.CUSTOMER_SCOPE;
     private static final String OPERATOR = "SCOPE_" + Caller.OPERATOR_SCOPE;
 
+    /** Verified tokens remembered ({@link CachingJwtDecoder}): enough for this many clients, each for a minute. */
+    private static final int VERIFIED_TOKENS = 10_000;
+    private static final Duration VERIFIED_TOKEN_TTL = Duration.ofMinutes(1);
+
     /**
      * No Micrometer observation around every security filter and every authentication: measured, it wrapped each
      * of the chain's filters in an observation and made the security chain cost more than the order itself. The
@@ -57,9 +63,12 @@ class WebSecurityConfiguration {
     @Bean
     SecurityFilterChain securityFilterChain(HttpSecurity http, ObjectProvider<JwtDecoder> jwtDecoder,
                                             JsonMapper json) throws Exception {
-        if (jwtDecoder.getIfAvailable() == null) {
+        JwtDecoder decoder = jwtDecoder.getIfAvailable();
+        if (decoder == null) {
             throw new TokenKeyNotConfiguredException();
         }
+        JwtDecoder cachingDecoder = new CachingJwtDecoder(decoder, VERIFIED_TOKENS, VERIFIED_TOKEN_TTL,
+                Clock.systemUTC());
         ProblemWriter problems = new ProblemWriter(json);
         http.authorizeHttpRequests(requests -> requests
                         .requestMatchers("/actuator/health", "/actuator/health/**", "/actuator/info").permitAll()
@@ -71,8 +80,7 @@ class WebSecurityConfiguration {
                         .requestMatchers(HttpMethod.POST, "/orders/*/cancel").hasAnyAuthority(CUSTOMER, OPERATOR)
                         .anyRequest().hasAuthority(OPERATOR))
                 .oauth2ResourceServer(resourceServer -> resourceServer
-                        .jwt(jwt -> {
-                        })
+                        .jwt(jwt -> jwt.decoder(cachingDecoder))
                         .authenticationEntryPoint(problems.unauthorized())
                         .accessDeniedHandler(problems.forbidden()))
                 .exceptionHandling(exceptions -> exceptions
