@@ -126,6 +126,8 @@ class OutboxObservabilityIT {
         assertThat(prometheus.value("ordering_outbox_commit_to_confirm_seconds_count")).isEqualTo(3);
         assertThat(prometheus.value("ordering_outbox_publish_to_confirm_seconds_count")).isEqualTo(3);
         assertThat(prometheus.value("ordering_outbox_commit_to_confirm_seconds_sum")).isPositive();
+        assertThat(prometheus.value("ordering_outbox_commit_to_confirm_seconds_bucket", "le=\"+Inf\""))
+                .as("histogram buckets for quantiles in PromQL").isEqualTo(3);
 
         // parked: a message for an exchange that does not exist fails its only attempt
         jdbc.update("""
