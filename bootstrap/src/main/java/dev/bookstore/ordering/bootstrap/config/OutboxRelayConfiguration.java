@@ -8,6 +8,7 @@ import dev.bookstore.ordering.application.outbox.RelaySettings;
 import dev.bookstore.ordering.application.port.in.RelayOutboxUseCase;
 import dev.bookstore.ordering.application.port.out.MessagePublisher;
 import dev.bookstore.ordering.application.port.out.OutboxStore;
+import dev.bookstore.ordering.application.port.out.RelayMetrics;
 import dev.bookstore.ordering.application.service.OrderingUseCases;
 import dev.bookstore.ordering.bootstrap.relay.OutboxNotificationListener;
 import dev.bookstore.ordering.bootstrap.relay.OutboxRelayWorkers;
@@ -62,11 +63,12 @@ class OutboxRelayConfiguration {
     @Bean
     @ConditionalOnBooleanProperty(name = "ordering.outbox.enabled", matchIfMissing = true)
     OutboxRelayWorkers outboxRelayWorkers(OutboxStore outbox, MessagePublisher publisher, OutboxProperties properties,
-                                          RelayWakeUp wakeUp, Clock clock) {
+                                          RelayWakeUp wakeUp, Clock clock, ObjectProvider<RelayMetrics> metrics) {
         String instance = instanceName();
+        RelayMetrics relayMetrics = metrics.getIfAvailable(() -> RelayMetrics.NONE);
         List<RelayOutboxUseCase> relays = IntStream.range(0, properties.workers())
                 .mapToObj(worker -> OrderingUseCases.relayOutbox(outbox, publisher,
-                        settings(properties, instance + "/" + worker), clock))
+                        settings(properties, instance + "/" + worker), clock, relayMetrics))
                 .toList();
         return new OutboxRelayWorkers(relays, wakeUp, properties.pollInterval(),
                 properties.pollIntervalWhenNotified());

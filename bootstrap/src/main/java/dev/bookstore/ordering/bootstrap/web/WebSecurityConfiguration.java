@@ -9,6 +9,7 @@ import java.time.Duration;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -21,12 +22,13 @@ import org.springframework.security.oauth2.server.resource.web.BearerTokenAuthen
 import org.springframework.security.oauth2.server.resource.web.access.BearerTokenAccessDeniedHandler;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.AccessDeniedHandler;
+import org.springframework.security.web.util.matcher.RequestMatcher;
 import org.springframework.security.web.AuthenticationEntryPoint;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The service as an OAuth2 resource server: every call but health, info, the API description and the static
- * page carries a JWT, verified with the key Boot's standard properties name
+ * page (and the actuator on a separate management port) carries a JWT, verified with the key Boot's standard properties name
  * ({@code spring.security.oauth2.resourceserver.jwt.issuer-uri}, {@code jwk-set-uri} or
  * {@code public-key-location}).
  *
@@ -62,7 +64,7 @@ class WebSecurityConfiguration {
 
     @Bean
     SecurityFilterChain securityFilterChain(HttpSecurity http, ObjectProvider<JwtDecoder> jwtDecoder,
-                                            JsonMapper json) throws Exception {
+                                            JsonMapper json, Environment environment) throws Exception {
         JwtDecoder decoder = jwtDecoder.getIfAvailable();
         if (decoder == null) {
             throw new TokenKeyNotConfiguredException();
@@ -71,6 +73,7 @@ class WebSecurityConfiguration {
                 Clock.systemUTC());
         ProblemWriter problems = new ProblemWriter(json);
         http.authorizeHttpRequests(requests -> requests
+                        .requestMatchers(managementPort(environment)).permitAll()
                         .requestMatchers("/actuator/health", "/actuator/health/**", "/actuator/info").permitAll()
                         .requestMatchers(HttpMethod.GET, "/", "/index.html", "/app.js", "/style.css",
                                 "/favicon.ico", "/v3/api-docs", "/v3/api-docs/**").permitAll()
@@ -90,6 +93,21 @@ class WebSecurityConfiguration {
                 .csrf(csrf -> csrf.disable())
                 .requestCache(cache -> cache.disable());
         return http.build();
+    }
+
+    /**
+     * Requests that arrive on {@code management.server.port}, when it is set apart from {@code server.port}: that
+     * port serves the actuator only and is meant to be reachable only from inside the network (a Prometheus
+     * scraper, the orchestrator's probes), so it asks for no token. Without it, everything goes through the
+     * rules above, {@code /actuator/prometheus} with an operator's token.
+     */
+    static RequestMatcher managementPort(Environment environment) {
+        int management = environment.getProperty("management.server.port", Integer.class, -1);
+        int server = environment.getProperty("server.port", Integer.class, 8080);
+        if (management <= 0 || management == server) {
+            return request -> false;
+        }
+        return request -> request.getLocalPort() == management;
     }
 
     /** 401 and 403 as problem details, with the {@code WWW-Authenticate} header of RFC 6750. */

@@ -11,6 +11,7 @@ import dev.bookstore.ordering.application.port.out.IdempotencyKeys;
 import dev.bookstore.ordering.application.port.out.MessagePublisher;
 import dev.bookstore.ordering.application.port.out.OrderRepository;
 import dev.bookstore.ordering.application.port.out.OutboxStore;
+import dev.bookstore.ordering.application.port.out.RelayMetrics;
 import java.time.Clock;
 
 /**
@@ -42,6 +43,12 @@ public final class OrderingUseCases {
     /** A relay; one per worker thread, each with its own {@link RelaySettings#owner()}. */
     public static RelayOutboxUseCase relayOutbox(OutboxStore outbox, MessagePublisher publisher,
                                                  RelaySettings settings, Clock clock) {
-        return new OutboxRelayService(outbox, publisher, settings, clock);
+        return relayOutbox(outbox, publisher, settings, clock, RelayMetrics.NONE);
+    }
+
+    /** A relay that reports every outcome to {@code metrics}. */
+    public static RelayOutboxUseCase relayOutbox(OutboxStore outbox, MessagePublisher publisher,
+                                                 RelaySettings settings, Clock clock, RelayMetrics metrics) {
+        return new OutboxRelayService(outbox, publisher, settings, clock, metrics);
     }
 }
