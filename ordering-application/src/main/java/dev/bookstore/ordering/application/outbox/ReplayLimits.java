@@ -26,14 +26,14 @@ public record ReplayLimits(int maxMessages, Duration maxWindow, Duration retenti
 
     /** The reason to refuse {@code selection} at {@code now}, or empty when it is bounded. */
     public Optional<Refusal> refusal(ReplaySelection selection, Instant now) {
+        if (selection.aggregateType() != null && !selection.byAggregate()) {
+            return refuse("aggregateType", "narrows an aggregateId and needs one");
+        }
         if (!selection.byAggregate() && !selection.byTime()) {
             return refuse("aggregateId", "is required unless from and to are given: a replay is never unbounded");
         }
         if (selection.aggregateId() != null && selection.aggregateId().isBlank()) {
             return refuse("aggregateId", "must not be blank");
-        }
-        if (selection.aggregateType() != null && !selection.byAggregate()) {
-            return refuse("aggregateType", "narrows an aggregateId and needs one");
         }
         if (selection.byTime()) {
             if (selection.from() == null) {
