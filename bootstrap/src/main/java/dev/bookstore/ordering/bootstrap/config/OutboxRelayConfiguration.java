@@ -12,7 +12,6 @@ import dev.bookstore.ordering.application.port.out.RelayMetrics;
 import dev.bookstore.ordering.application.service.OrderingUseCases;
 import dev.bookstore.ordering.bootstrap.relay.OutboxNotificationListener;
 import dev.bookstore.ordering.bootstrap.relay.OutboxRelayWorkers;
-import dev.bookstore.ordering.bootstrap.relay.OutboxRetentionJob;
 import dev.bookstore.ordering.bootstrap.relay.RelayWakeUp;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -28,7 +27,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 import org.springframework.scheduling.annotation.EnableScheduling;
 
-/** The relay: workers, what wakes them, and the retention of published messages. */
+/** The relay: workers and what wakes them. The retention of published messages is in RetentionConfiguration. */
 @Configuration(proxyBeanMethods = false)
 @EnableScheduling
 class OutboxRelayConfiguration {
@@ -96,11 +95,6 @@ class OutboxRelayConfiguration {
         unpooled.setPassword(dataSource.determinePassword());
         unpooled.setDriverClass(org.postgresql.Driver.class);
         return unpooled;
-    }
-
-    @Bean
-    OutboxRetentionJob outboxRetentionJob(OutboxStore outbox, OutboxProperties properties) {
-        return new OutboxRetentionJob(outbox, properties.retention(), properties.retentionChunk());
     }
 
     static RelaySettings settings(OutboxProperties properties, String owner) {
