@@ -15,10 +15,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
@@ -63,6 +65,7 @@ class RetentionIT {
     }
 
     @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS) // a delete that waited for the held lock would hang, not fail
     void oldInboxRowsAreDeletedInChunksSkippingARowAnotherInstanceHoldsAndRecentOnesStay() throws Exception {
         for (int i = 0; i < 5; i++) {
             jdbc.update("INSERT INTO inbox_message (consumer, message_id, received_at) "
