@@ -27,6 +27,10 @@ import java.util.UUID;
  * {@code maxAttempts}, parked, so it never blocks the messages behind it. A broker that cannot be reached
  * blames nobody: the batch is released untried, attempts are not counted (an outage must not park healthy
  * messages), and one warning is logged per outage rather than one per poll.
+ *
+ * <p>Graceful shutdown ({@link #stopClaiming()}): no new claim, no further send from the batch in flight; its
+ * confirms are awaited up to the confirm timeout and recorded, and whatever was not sent or got no answer is
+ * released with no attempt counted, so a restart neither burns attempts nor republishes confirmed messages.
  */
 final class OutboxRelayService implements RelayOutboxUseCase {
 
@@ -39,6 +43,9 @@ final class OutboxRelayService implements RelayOutboxUseCase {
     private final MessagePublisher publisher;
     private final RelaySettings settings;
     private final Clock clock;
+
+    /** Set by {@link #stopClaiming()} from another thread (the shutdown's). */
+    private volatile boolean stopping;
 
     private Instant outageSince;
     private String outageCause;
@@ -53,7 +60,7 @@ final class OutboxRelayService implements RelayOutboxUseCase {
     @Override
     public RelayRound drain() {
         RelayRound total = RelayRound.NOTHING;
-        for (int i = 0; i < MAX_ROUNDS_PER_DRAIN; i++) {
+        for (int i = 0; i < MAX_ROUNDS_PER_DRAIN && !stopping; i++) {
             RelayRound round = relayBatch();
             total = total.plus(round);
             if (round.claimed() == 0 || round.released() > 0) {
@@ -70,13 +77,26 @@ final class OutboxRelayService implements RelayOutboxUseCase {
 
     @Override
     public RelayRound relayBatch() {
+        if (stopping) {
+            return RelayRound.NOTHING;
+        }
         List<OutboxMessage> batch = outbox.claim(settings.owner(), settings.batchSize(), settings.lease(),
                 settings.ordered());
         if (batch.isEmpty()) {
             return RelayRound.NOTHING;
         }
-        List<PublishResult> results = publisher.publish(batch, settings.confirmTimeout());
+        List<PublishResult> results = publisher.publish(batch, settings.confirmTimeout(), () -> stopping);
         return record(batch, results);
+    }
+
+    @Override
+    public void stopClaiming() {
+        stopping = true;
+    }
+
+    @Override
+    public void resumeClaiming() {
+        stopping = false;
     }
 
     private RelayRound record(List<OutboxMessage> batch, List<PublishResult> results) {
@@ -90,9 +110,12 @@ final class OutboxRelayService implements RelayOutboxUseCase {
         List<DeliveryFailure> failures = new ArrayList<>();
         Instant now = clock.instant();
         String unavailableCause = null;
+        boolean stopped = stopping;
         for (PublishResult result : results) {
             if (result.outcome() == Outcome.CONFIRMED) {
                 published.add(result.messageId());
+            } else if (stopped && isUnanswered(result.outcome())) {
+                untried.add(result.messageId()); // not sent, or no confirm before the stop: nobody's fault
             } else if (result.outcome() == Outcome.BROKER_UNAVAILABLE
                     || (result.outcome() == Outcome.TIMED_OUT && !brokerAnswered)) {
                 untried.add(result.messageId());
@@ -114,10 +137,16 @@ final class OutboxRelayService implements RelayOutboxUseCase {
         if (!untried.isEmpty()) {
             outbox.release(settings.owner(), untried);
         }
-        trackOutage(brokerAnswered, unavailableCause, now);
+        if (!stopped) {
+            trackOutage(brokerAnswered, unavailableCause, now);
+        }
 
         int parked = (int) failures.stream().filter(DeliveryFailure::parks).count();
         return new RelayRound(batch.size(), published.size(), failures.size() - parked, parked, untried.size());
+    }
+
+    private static boolean isUnanswered(Outcome outcome) {
+        return outcome == Outcome.TIMED_OUT || outcome == Outcome.BROKER_UNAVAILABLE;
     }
 
     private DeliveryFailure failure(OutboxMessage message, PublishResult result) {

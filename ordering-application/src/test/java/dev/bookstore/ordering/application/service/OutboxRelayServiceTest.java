@@ -500,6 +500,81 @@ class OutboxRelayServiceTest {
         }
     }
 
+    @Nested
+    class GracefulShutdown {
+
+        @Test
+        void aStoppedRelayClaimsNothing() {
+            append("order-a");
+            RelayOutboxUseCase relay = relay(10, 3);
+
+            relay.stopClaiming();
+
+            assertThat(relay.relayBatch()).isEqualTo(RelayRound.NOTHING);
+            assertThat(relay.drain()).isEqualTo(RelayRound.NOTHING);
+            assertThat(broker.calls()).isZero();
+            assertThat(outbox.rows()).singleElement().satisfies(row -> {
+                assertThat(row.status()).isEqualTo(Status.PENDING);
+                assertThat(row.claimedBy()).isNull();
+            });
+        }
+
+        @Test
+        void aStopDuringABatchRecordsItsConfirmsAndReleasesWhatGotNoAnswerWithoutCountingAttempts() {
+            OutboxMessage confirmed = append("order-a");
+            OutboxMessage timedOut = append("order-b");
+            OutboxMessage notSent = append("order-c");
+            OutboxMessage refused = append("order-d");
+            RelayOutboxUseCase relay = relay(10, 1);
+            broker.answerOnce(timedOut.id(), Outcome.TIMED_OUT)
+                    .answerOnce(notSent.id(), Outcome.BROKER_UNAVAILABLE)
+                    .answerOnce(refused.id(), Outcome.NACKED)
+                    .beforeNextPublish(batch -> relay.stopClaiming()); // SIGTERM while the batch is in flight
+
+            RelayRound round = relay.relayBatch();
+
+            // with one allowed attempt, a counted timeout would have parked the message
+            assertThat(round).isEqualTo(new RelayRound(4, 1, 0, 1, 2));
+            assertThat(outbox.row(confirmed.id()).status()).isEqualTo(Status.PUBLISHED);
+            for (OutboxMessage released : List.of(timedOut, notSent)) {
+                Row row = outbox.row(released.id());
+                assertThat(row.status()).isEqualTo(Status.PENDING);
+                assertThat(row.attempts()).isZero();
+                assertThat(row.nextAttemptAt()).isNull();
+                assertThat(row.claimedBy()).isNull();
+            }
+            // a refusal the broker did answer is about the message, shutdown or not
+            assertThat(outbox.row(refused.id()).status()).isEqualTo(Status.PARKED);
+        }
+
+        @Test
+        void drainEndsWithTheBatchInFlightAndLeavesTheBacklogUnleased() {
+            for (int i = 0; i < 30; i++) {
+                append("order-" + i);
+            }
+            RelayOutboxUseCase relay = relay(10, 3);
+            broker.beforeNextPublish(batch -> relay.stopClaiming());
+
+            RelayRound round = relay.drain();
+
+            assertThat(round).isEqualTo(new RelayRound(10, 10, 0, 0, 0));
+            assertThat(broker.calls()).isEqualTo(1);
+            assertThat(outbox.rows()).filteredOn(row -> row.status() == Status.PENDING).hasSize(20)
+                    .allSatisfy(row -> assertThat(row.claimedBy()).isNull());
+        }
+
+        @Test
+        void aResumedRelayClaimsAgain() {
+            append("order-a");
+            RelayOutboxUseCase relay = relay(10, 3);
+            relay.stopClaiming();
+
+            relay.resumeClaiming();
+
+            assertThat(relay.relayBatch()).isEqualTo(new RelayRound(1, 1, 0, 0, 0));
+        }
+    }
+
     @Test
     void aRelayWhoseLeaseWasTakenOverCannotRecordItsOutcomes() {
         OutboxMessage a = append("order-a");
