@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
+import dev.bookstore.ordering.bootstrap.relay.OutboxRelayWorkers;
 import dev.bookstore.ordering.testing.TcpProxy;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,10 +14,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -197,6 +200,53 @@ class OutboxRelayIT {
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                 assertThat(instance.http.get("/outbox/stats").json().get("parked").asLong()).isEqualTo(1));
         assertThat(outboxIds("status = 'PUBLISHED'")).hasSize(3);
+    }
+
+    @Test
+    void aStoppingInstanceSettlesItsBatchInFlightAndARestartPublishesTheRestWithoutDuplicates() throws Exception {
+        int backlog = 20_000;
+        try (TcpProxy proxy = new TcpProxy(broker.host(), broker.port()).start()) {
+            ServiceInstance first = start(proxy.port(), Map.of("ordering.outbox.batch-size", "100"));
+            OutboxRelayWorkers workers = first.bean(OutboxRelayWorkers.class);
+            workers.pause();
+            jdbc.update("""
+                    INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key,
+                                                payload, occurred_at)
+                    SELECT gen_random_uuid(), 'order', gen_random_uuid()::text, 'bookstore.order-placed.v1', ?,
+                           'order.placed', '{"orderId":"x"}'::jsonb, now()
+                    FROM generate_series(1, ?)""", exchange, backlog);
+            workers.resume();
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(10))
+                    .until(() -> count("status = 'PUBLISHED'") > 0);
+
+            // The broker's answers are held back: the relay's batch stays in flight, leased, unconfirmed.
+            proxy.stall();
+            await().atMost(Duration.ofSeconds(10)).until(() -> count("claimed_by IS NOT NULL") > 0);
+            Set<String> inFlight = outboxIds("claimed_by IS NOT NULL AND status = 'PENDING'");
+
+            CompletableFuture<Void> closing = CompletableFuture.runAsync(first::close); // SIGTERM
+            await().atMost(Duration.ofSeconds(10)).until(() -> !workers.isRunning());
+            proxy.resume(); // the confirms of the batch in flight arrive during the shutdown
+            closing.get(30, TimeUnit.SECONDS);
+
+            assertThat(count("attempts > 0")).isZero();
+            assertThat(count("claimed_by IS NOT NULL")).isZero();
+            Set<String> published = outboxIds("status = 'PUBLISHED'");
+            assertThat(published).containsAnyElementsOf(inFlight).hasSizeLessThan(backlog);
+            await().atMost(Duration.ofSeconds(30)).until(() -> drainQueue() >= published.size());
+            assertThat(receivedIds).hasSize(published.size()).doesNotHaveDuplicates();
+            assertThat(Set.copyOf(receivedIds)).isEqualTo(published);
+        }
+
+        start(broker.port(), Map.of("ordering.outbox.batch-size", "100")); // the restarted instance
+        await().atMost(Duration.ofSeconds(60)).until(() -> count("status = 'PUBLISHED'") == backlog);
+        await().atMost(Duration.ofSeconds(30)).until(() -> drainQueue() >= backlog);
+        assertThat(receivedIds).hasSize(backlog).doesNotHaveDuplicates();
+        assertThat(count("attempts > 0")).isZero();
+    }
+
+    private long count(String where) {
+        return jdbc.queryForObject("SELECT count(*) FROM outbox_message WHERE " + where, Long.class);
     }
 
     @Test

@@ -3,6 +3,8 @@ package dev.bookstore.ordering.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.bookstore.ordering.adapters.messaging.in.InboxQueue;
+import dev.bookstore.ordering.adapters.messaging.in.InboxQueue.DeadLettering;
 import dev.bookstore.ordering.adapters.messaging.in.OrderPlacedInboxListener;
 import dev.bookstore.ordering.adapters.messaging.out.OrderingTopology;
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
@@ -23,7 +25,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.amqp.core.Declarables;
-import org.springframework.amqp.core.Queue;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -119,19 +120,24 @@ class TracingIT {
         }
 
         @Bean
-        Declarables tracingConsumerDeclarables(OrderingTopology topology) {
-            return topology.consumerDeclarables(new Queue(QUEUE, false, false, true));
+        InboxQueue tracingConsumerQueue() {
+            return new InboxQueue(QUEUE, DeadLettering.LISTENER, 3, Duration.ofMillis(100));
+        }
+
+        @Bean
+        Declarables tracingConsumerDeclarables(InboxQueue queue, OrderingTopology topology) {
+            return queue.declarables(topology);
         }
 
         @Bean
         SimpleMessageListenerContainer tracingConsumer(ConnectionFactory connectionFactory, InboxStore inbox,
                                                        PlatformTransactionManager transactions, Tracer tracer,
-                                                       List<Consumed> consumed) {
+                                                       InboxQueue queue, List<Consumed> consumed) {
             return new OrderPlacedInboxListener(CONSUMER, inbox, new TransactionTemplate(transactions), order -> {
                 Span span = tracer.currentSpan();
                 consumed.add(new Consumed(order.orderId().toString(),
                         span == null ? null : span.context().traceId(), span == null ? null : span.context().spanId()));
-            }).container(connectionFactory, QUEUE);
+            }).container(connectionFactory, queue);
         }
     }
 

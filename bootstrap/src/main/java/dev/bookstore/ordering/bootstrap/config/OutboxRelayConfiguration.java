@@ -16,6 +16,7 @@ import dev.bookstore.ordering.bootstrap.relay.RelayWakeUp;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.stream.IntStream;
@@ -31,6 +32,9 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 @Configuration(proxyBeanMethods = false)
 @EnableScheduling
 class OutboxRelayConfiguration {
+
+    /** Beyond the confirm timeout, what a stopping relay may take to record the outcomes of its last batch. */
+    private static final Duration STOP_MARGIN = Duration.ofSeconds(5);
 
     @Bean
     RelayWakeUp relayWakeUp() {
@@ -70,7 +74,7 @@ class OutboxRelayConfiguration {
                         settings(properties, instance + "/" + worker), clock, relayMetrics))
                 .toList();
         return new OutboxRelayWorkers(relays, wakeUp, properties.pollInterval(),
-                properties.pollIntervalWhenNotified());
+                properties.pollIntervalWhenNotified(), properties.confirmTimeout().plus(STOP_MARGIN));
     }
 
     /** Other instances' commits wake this relay through PostgreSQL's LISTEN/NOTIFY. */

@@ -5,10 +5,13 @@ import dev.bookstore.ordering.application.port.in.RelayOutboxUseCase;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -18,6 +21,15 @@ import org.springframework.context.SmartLifecycle;
  * instances' commits ring the doorbell too (PostgreSQL {@code NOTIFY}), an idle worker polls only at the longer
  * {@code pollIntervalWhenNotified}, as a safety net; after a round that scheduled retries it looks again after
  * the ordinary poll interval, so an early retry is not held back by the long one.
+ *
+ * <p><b>Graceful shutdown.</b> The workers stop in the phase of Spring Boot's web server graceful shutdown
+ * ({@link WebServerGracefulShutdownLifecycle#SMART_LIFECYCLE_PHASE}), asynchronously, beside the requests still
+ * being answered, and well before the connection factory and the data source go away. Stopping interrupts no
+ * batch: each relay stops claiming ({@link RelayOutboxUseCase#stopClaiming()}), sends nothing more of its batch in
+ * flight, waits at most the confirm timeout for the confirms of what it sent, records them and releases the rest
+ * with no attempt counted. Idle workers are woken at once. A worker still busy after {@code stopTimeout} (a
+ * database that does not answer) is interrupted, as the last resort; its leases expire. Keep
+ * {@code spring.lifecycle.timeout-per-shutdown-phase} above the confirm timeout.
  */
 public final class OutboxRelayWorkers implements SmartLifecycle {
 
@@ -27,22 +39,35 @@ public final class OutboxRelayWorkers implements SmartLifecycle {
     private final RelayWakeUp wakeUp;
     private final Duration pollInterval;
     private final Duration pollIntervalWhenNotified;
+    private final Duration stopTimeout;
     private final List<Thread> threads = new ArrayList<>();
+    /** Counted down when the workers are told to stop: cuts every wait of theirs short. */
+    private volatile CountDownLatch stopSignal = new CountDownLatch(0);
     private final AtomicBoolean paused = new AtomicBoolean();
     private final AtomicLong published = new AtomicLong();
     private volatile boolean running;
 
+    /**
+     * @param stopTimeout how long a stop waits for the batches in flight: the confirm timeout and a margin for
+     *                    recording their outcomes
+     */
     public OutboxRelayWorkers(List<RelayOutboxUseCase> relays, RelayWakeUp wakeUp, Duration pollInterval,
-                              Duration pollIntervalWhenNotified) {
+                              Duration pollIntervalWhenNotified, Duration stopTimeout) {
         this.relays = List.copyOf(relays);
         this.wakeUp = wakeUp;
         this.pollInterval = pollInterval;
         this.pollIntervalWhenNotified = pollIntervalWhenNotified;
+        this.stopTimeout = stopTimeout;
     }
 
     @Override
     public synchronized void start() {
+        if (running) {
+            return;
+        }
         running = true;
+        stopSignal = new CountDownLatch(1);
+        relays.forEach(RelayOutboxUseCase::resumeClaiming);
         for (int i = 0; i < relays.size(); i++) {
             RelayOutboxUseCase relay = relays.get(i);
             Thread thread = new Thread(() -> work(relay), "outbox-relay-" + i);
@@ -64,8 +89,11 @@ public final class OutboxRelayWorkers implements SmartLifecycle {
                 seen = wakeUp.rings();
                 RelayRound round = relay.drain();
                 published.addAndGet(round.published());
+                if (!running) {
+                    return; // the batch in flight is settled; a ring before this check was seen, one after wakes
+                }
                 if (round.released() > 0) {
-                    RelayWakeUp.pause(pollInterval);
+                    pause(pollInterval);
                 } else {
                     seen = wakeUp.await(seen, idleWait(round));
                 }
@@ -76,7 +104,7 @@ public final class OutboxRelayWorkers implements SmartLifecycle {
                 // A database hiccup must not kill the worker; the next round starts after one poll interval.
                 LOG.warn("Outbox relay round failed, retrying in {}: {}", pollInterval, e.toString());
                 try {
-                    RelayWakeUp.pause(pollInterval);
+                    pause(pollInterval);
                 } catch (InterruptedException interrupted) {
                     Thread.currentThread().interrupt();
                     return;
@@ -108,18 +136,69 @@ public final class OutboxRelayWorkers implements SmartLifecycle {
         return published.get();
     }
 
+    /** Waits for {@code timeout} whatever rings, unless the workers are told to stop meanwhile. */
+    private void pause(Duration timeout) throws InterruptedException {
+        stopSignal.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** Stops and waits for the workers, at most {@code stopTimeout}. */
     @Override
-    public synchronized void stop() {
-        running = false;
-        threads.forEach(Thread::interrupt);
-        for (Thread thread : threads) {
-            try {
-                thread.join(Duration.ofSeconds(10).toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+    public void stop() {
+        CountDownLatch done = new CountDownLatch(1);
+        stop(done::countDown);
+        try {
+            done.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
-        threads.clear();
+    }
+
+    /**
+     * Tells every relay to stop claiming and wakes the idle workers, then returns; {@code callback} runs once every
+     * worker has settled its batch in flight, or after {@code stopTimeout}.
+     */
+    @Override
+    public void stop(Runnable callback) {
+        List<Thread> stopping;
+        synchronized (this) {
+            running = false;
+            relays.forEach(RelayOutboxUseCase::stopClaiming);
+            stopping = List.copyOf(threads);
+            threads.clear();
+        }
+        stopSignal.countDown();
+        wakeUp.ring(); // wakes the workers that wait for the doorbell; they see running == false
+        Thread waiter = new Thread(() -> {
+            try {
+                awaitWorkers(stopping);
+            } finally {
+                callback.run();
+            }
+        }, "outbox-relay-stop");
+        waiter.setDaemon(true);
+        waiter.start();
+    }
+
+    private void awaitWorkers(List<Thread> workers) {
+        long deadline = System.nanoTime() + stopTimeout.toNanos();
+        try {
+            for (Thread worker : workers) {
+                long remaining = deadline - System.nanoTime();
+                if (remaining > 0) {
+                    TimeUnit.NANOSECONDS.timedJoin(worker, remaining);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        List<Thread> stuck = workers.stream().filter(Thread::isAlive).toList();
+        if (!stuck.isEmpty()) {
+            LOG.warn("{} outbox relay worker(s) still busy {} after the stop; interrupting them, their leases "
+                    + "expire", stuck.size(), stopTimeout);
+            stuck.forEach(Thread::interrupt);
+        } else {
+            LOG.info("Outbox relay workers stopped; batches in flight were settled");
+        }
     }
 
     @Override
@@ -127,9 +206,13 @@ public final class OutboxRelayWorkers implements SmartLifecycle {
         return running;
     }
 
-    /** Stop before the connection factory and the data source go away, start after them. */
+    /**
+     * Stops with the web server's graceful shutdown (both in this phase, each bounded by
+     * {@code spring.lifecycle.timeout-per-shutdown-phase}), before the connection factory and the data source go
+     * away; starts after them.
+     */
     @Override
     public int getPhase() {
-        return Integer.MAX_VALUE - 1000;
+        return WebServerGracefulShutdownLifecycle.SMART_LIFECYCLE_PHASE;
     }
 }

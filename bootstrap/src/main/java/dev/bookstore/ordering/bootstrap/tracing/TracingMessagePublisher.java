@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 /**
  * The relay's side of the trace. Each message gets a producer span whose parent is the context stored with its
@@ -31,6 +32,12 @@ public final class TracingMessagePublisher implements MessagePublisher {
 
     @Override
     public List<PublishResult> publish(List<OutboxMessage> batch, Duration confirmTimeout) {
+        return publish(batch, confirmTimeout, () -> false);
+    }
+
+    @Override
+    public List<PublishResult> publish(List<OutboxMessage> batch, Duration confirmTimeout,
+                                       BooleanSupplier stopSending) {
         List<Span> spans = new ArrayList<>(batch.size());
         List<OutboxMessage> traced = new ArrayList<>(batch.size());
         for (OutboxMessage message : batch) {
@@ -48,7 +55,7 @@ public final class TracingMessagePublisher implements MessagePublisher {
         }
         List<PublishResult> results;
         try {
-            results = delegate.publish(traced, confirmTimeout);
+            results = delegate.publish(traced, confirmTimeout, stopSending);
         } catch (RuntimeException | Error e) {
             spans.forEach(span -> span.error(e).end());
             throw e;

@@ -3,6 +3,7 @@ package dev.bookstore.ordering.bootstrap.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
@@ -63,6 +64,17 @@ class LocalProfileIT {
                 assertThat(message.getProps().getCorrelationId()).isEqualTo(orderId);
                 assertThat(message.getEnvelope().getRoutingKey()).isEqualTo("order.placed");
                 assertThat(new String(message.getBody(), StandardCharsets.UTF_8)).contains(orderId);
+
+                // the embedded broker takes no dead-letter arguments: the demo consumer's inbox listener moves a
+                // message it cannot take to the dead-letter queue it declared, with the reason
+                channel.basicPublish(EXCHANGE, "order.placed",
+                        new AMQP.BasicProperties.Builder().type("bookstore.order-placed.v1").build(),
+                        "{}".getBytes(StandardCharsets.UTF_8));
+                GetResponse dead = await().atMost(Duration.ofSeconds(20))
+                        .until(() -> channel.basicGet(TryOutConfiguration.DEMO_QUEUE + ".dlq", true),
+                                Objects::nonNull);
+                assertThat(String.valueOf(dead.getProps().getHeaders().get("x-exception-message")))
+                        .contains("without message_id");
             }
 
             DemoConsumer demoConsumer = app.bean(DemoConsumer.class);

@@ -1,13 +1,16 @@
 package dev.bookstore.ordering.bootstrap.local;
 
+import dev.bookstore.ordering.adapters.messaging.in.InboxQueue;
+import dev.bookstore.ordering.adapters.messaging.in.InboxQueue.DeadLettering;
 import dev.bookstore.ordering.adapters.messaging.in.OrderPlacedInboxListener;
-import dev.bookstore.ordering.bootstrap.observability.InboxMetrics;
 import dev.bookstore.ordering.adapters.messaging.out.OrderingTopology;
 import dev.bookstore.ordering.application.port.out.InboxStore;
+import dev.bookstore.ordering.bootstrap.observability.InboxMetrics;
+import java.time.Duration;
+import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.amqp.core.Declarables;
-import org.springframework.amqp.core.Queue;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
@@ -47,19 +50,34 @@ public class TryOutConfiguration {
         return new DemoConsumer();
     }
 
+    /**
+     * The demo consumer's queue recipe. {@code ordering.demo-consumer.dead-lettering}: {@code listener} (the default
+     * here: the embedded broker closes the connection on quorum-queue and dead-letter arguments) or {@code broker}
+     * (a RabbitMQ given with {@code spring.rabbitmq.host}; on a fresh queue name, since RabbitMQ refuses to redeclare
+     * an existing queue with other arguments).
+     */
+    @Bean
+    InboxQueue demoConsumerQueue(Environment environment) {
+        String mode = environment.getProperty("ordering.demo-consumer.dead-lettering", "listener");
+        int maxDeliveries = environment.getProperty("ordering.demo-consumer.max-deliveries", Integer.class, 5);
+        return new InboxQueue(DEMO_QUEUE, DeadLettering.valueOf(mode.trim().toUpperCase(Locale.ROOT)),
+                maxDeliveries, Duration.ofSeconds(1));
+    }
+
     /** Declared by Spring AMQP's admin on every (re)connect, like the exchange. */
     @Bean
-    Declarables demoConsumerDeclarables(OrderingTopology topology) {
-        return topology.consumerDeclarables(new Queue(DEMO_QUEUE, true));
+    Declarables demoConsumerDeclarables(OrderingTopology topology, InboxQueue demoConsumerQueue) {
+        return demoConsumerQueue.declarables(topology);
     }
 
     @Bean
     SimpleMessageListenerContainer demoConsumerContainer(ConnectionFactory connectionFactory, InboxStore inbox,
                                                          PlatformTransactionManager transactions,
-                                                         DemoConsumer consumer, InboxMetrics metrics) {
+                                                         DemoConsumer consumer, InboxQueue demoConsumerQueue,
+                                                         InboxMetrics metrics) {
         return new OrderPlacedInboxListener(DemoConsumer.NAME, inbox, new TransactionTemplate(transactions),
                 consumer::handle, metrics.duplicateSkipped(DemoConsumer.NAME)).container(connectionFactory,
-                DEMO_QUEUE);
+                demoConsumerQueue);
     }
 
     @EventListener(ApplicationReadyEvent.class)

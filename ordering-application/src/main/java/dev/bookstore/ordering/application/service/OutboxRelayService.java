@@ -28,6 +28,10 @@ import java.util.UUID;
  * {@code maxAttempts}, parked, so it never blocks the messages behind it. A broker that cannot be reached
  * blames nobody: the batch is released untried, attempts are not counted (an outage must not park healthy
  * messages), and one warning is logged per outage rather than one per poll.
+ *
+ * <p>Graceful shutdown ({@link #stopClaiming()}): no new claim, no further send from the batch in flight; its
+ * confirms are awaited up to the confirm timeout and recorded, and whatever was not sent or got no answer is
+ * released with no attempt counted, so a restart neither burns attempts nor republishes confirmed messages.
  */
 final class OutboxRelayService implements RelayOutboxUseCase {
 
@@ -35,12 +39,21 @@ final class OutboxRelayService implements RelayOutboxUseCase {
 
     /** A drain stops after this many rounds so the worker can look at its pause and stop flags. */
     private static final int MAX_ROUNDS_PER_DRAIN = 1_000;
+    /** The first wait before an outcome write is tried again; it doubles up to {@link #WRITE_RETRY_MAX}. */
+    private static final Duration WRITE_RETRY_INITIAL = Duration.ofMillis(50);
+    private static final Duration WRITE_RETRY_MAX = Duration.ofSeconds(1);
 
     private final OutboxStore outbox;
     private final MessagePublisher publisher;
     private final RelaySettings settings;
     private final Clock clock;
     private final RelayMetrics metrics;
+
+    /** Set by {@link #stopClaiming()} from another thread (the shutdown's). */
+    private volatile boolean stopping;
+
+    /** When the lease of the batch being relayed ends, by this relay's clock: outcome writes are retried until then. */
+    private Instant leaseEnds;
 
     private Instant outageSince;
     private String outageCause;
@@ -57,7 +70,7 @@ final class OutboxRelayService implements RelayOutboxUseCase {
     @Override
     public RelayRound drain() {
         RelayRound total = RelayRound.NOTHING;
-        for (int i = 0; i < MAX_ROUNDS_PER_DRAIN; i++) {
+        for (int i = 0; i < MAX_ROUNDS_PER_DRAIN && !stopping; i++) {
             RelayRound round = relayBatch();
             total = total.plus(round);
             if (round.claimed() == 0 || round.released() > 0) {
@@ -74,14 +87,28 @@ final class OutboxRelayService implements RelayOutboxUseCase {
 
     @Override
     public RelayRound relayBatch() {
+        if (stopping) {
+            return RelayRound.NOTHING;
+        }
+        leaseEnds = clock.instant().plus(settings.lease());
         List<OutboxMessage> batch = outbox.claim(settings.owner(), settings.batchSize(), settings.lease(),
                 settings.ordered());
         if (batch.isEmpty()) {
             return RelayRound.NOTHING;
         }
         Instant sent = clock.instant();
-        List<PublishResult> results = publisher.publish(batch, settings.confirmTimeout());
+        List<PublishResult> results = publisher.publish(batch, settings.confirmTimeout(), () -> stopping);
         return record(batch, results, sent);
+    }
+
+    @Override
+    public void stopClaiming() {
+        stopping = true;
+    }
+
+    @Override
+    public void resumeClaiming() {
+        stopping = false;
     }
 
     private RelayRound record(List<OutboxMessage> batch, List<PublishResult> results, Instant sent) {
@@ -95,9 +122,12 @@ final class OutboxRelayService implements RelayOutboxUseCase {
         List<DeliveryFailure> failures = new ArrayList<>();
         Instant now = clock.instant();
         String unavailableCause = null;
+        boolean stopped = stopping;
         for (PublishResult result : results) {
             if (result.outcome() == Outcome.CONFIRMED) {
                 published.add(result.messageId());
+            } else if (stopped && isUnanswered(result.outcome())) {
+                untried.add(result.messageId()); // not sent, or no confirm before the stop: nobody's fault
             } else if (result.outcome() == Outcome.BROKER_UNAVAILABLE
                     || (result.outcome() == Outcome.TIMED_OUT && !brokerAnswered)) {
                 untried.add(result.messageId());
@@ -108,19 +138,21 @@ final class OutboxRelayService implements RelayOutboxUseCase {
         }
 
         if (!published.isEmpty()) {
-            outbox.markPublished(settings.owner(), published);
+            write("mark published", () -> outbox.markPublished(settings.owner(), published));
         }
         if (!failures.isEmpty()) {
-            outbox.recordFailures(settings.owner(), failures);
+            write("record failures", () -> outbox.recordFailures(settings.owner(), failures));
             failures.forEach(f -> LOG.log(f.parks() ? Level.ERROR : Level.DEBUG,
                     "Outbox message {0} {1}: {2}", f.messageId(), f.parks() ? "parked" : "will be retried",
                     f.error()));
         }
         if (!untried.isEmpty()) {
-            outbox.release(settings.owner(), untried);
+            write("release", () -> outbox.release(settings.owner(), untried));
         }
-        trackOutage(brokerAnswered, unavailableCause, now);
-        measure(byId, results, failures, sent, now);
+        if (!stopped) {
+            trackOutage(brokerAnswered, unavailableCause, now);
+        }
+        measure(byId, results, failures, sent, now, stopped);
 
         int parked = (int) failures.stream().filter(DeliveryFailure::parks).count();
         return new RelayRound(batch.size(), published.size(), failures.size() - parked, parked, untried.size());
@@ -128,7 +160,7 @@ final class OutboxRelayService implements RelayOutboxUseCase {
 
     /** After the outcomes are written: what the metrics show never runs ahead of the outbox. */
     private void measure(Map<UUID, OutboxMessage> byId, List<PublishResult> results, List<DeliveryFailure> failures,
-                         Instant sent, Instant confirmed) {
+                         Instant sent, Instant confirmed, boolean stopped) {
         Duration publishToConfirm = Duration.between(sent, confirmed);
         Map<UUID, DeliveryFailure> charged = new HashMap<>();
         failures.forEach(f -> charged.put(f.messageId(), f));
@@ -138,12 +170,50 @@ final class OutboxRelayService implements RelayOutboxUseCase {
                 metrics.published(message, publishToConfirm, Duration.between(message.occurredAt(), confirmed));
                 continue;
             }
+            if (stopped && isUnanswered(result.outcome())) {
+                continue; // released by the stop, not a failure
+            }
             DeliveryFailure failure = charged.get(result.messageId());
             metrics.failed(message, result.outcome(), failure != null);
             if (failure != null && failure.parks()) {
                 metrics.parked(message);
             }
         }
+    }
+
+    /**
+     * Runs an outcome write, and again with backoff while it fails (a database hiccup), until one confirm timeout
+     * before the batch's lease ends: a short hiccup then costs no republish. Retrying is safe: a write takes effect
+     * only where this relay still holds the lease, which the first successful write clears. When the time is up,
+     * the last failure is thrown and the rows wait for their lease to expire.
+     */
+    private void write(String what, Runnable write) {
+        Duration delay = WRITE_RETRY_INITIAL;
+        while (true) {
+            try {
+                write.run();
+                return;
+            } catch (RuntimeException e) {
+                Instant giveUpAt = leaseEnds.minus(settings.confirmTimeout());
+                if (!clock.instant().plus(delay).isBefore(giveUpAt)) {
+                    throw e;
+                }
+                LOG.log(Level.WARNING, "Outbox outcome write ({0}) failed, trying again in {1}: {2}", what, delay,
+                        e.toString());
+                try {
+                    Thread.sleep(delay.toMillis());
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+                Duration doubled = delay.multipliedBy(2);
+                delay = doubled.compareTo(WRITE_RETRY_MAX) > 0 ? WRITE_RETRY_MAX : doubled;
+            }
+        }
+    }
+
+    private static boolean isUnanswered(Outcome outcome) {
+        return outcome == Outcome.TIMED_OUT || outcome == Outcome.BROKER_UNAVAILABLE;
     }
 
     private DeliveryFailure failure(OutboxMessage message, PublishResult result) {

@@ -1,13 +1,17 @@
 package dev.bookstore.ordering.application.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bookstore.ordering.application.outbox.Backoff;
+import dev.bookstore.ordering.application.outbox.DeliveryFailure;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
+import dev.bookstore.ordering.application.outbox.OutboxStats;
 import dev.bookstore.ordering.application.outbox.PublishResult.Outcome;
 import dev.bookstore.ordering.application.outbox.RelayRound;
 import dev.bookstore.ordering.application.outbox.RelaySettings;
 import dev.bookstore.ordering.application.port.in.RelayOutboxUseCase;
+import dev.bookstore.ordering.application.port.out.OutboxStore;
 import dev.bookstore.ordering.application.port.out.RelayMetrics;
 import dev.bookstore.ordering.application.testing.InMemoryOutboxStore;
 import dev.bookstore.ordering.application.testing.InMemoryOutboxStore.Row;
@@ -18,6 +22,7 @@ import dev.bookstore.ordering.application.testing.ScriptedMessagePublisher;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Nested;
@@ -498,6 +503,192 @@ class OutboxRelayServiceTest {
             assertThat(relay.relayBatch()).isEqualTo(new RelayRound(1, 1, 0, 0, 0));
             assertThat(relay.relayBatch()).isEqualTo(new RelayRound(1, 1, 0, 0, 0));
             assertThat(broker.deliveredIds()).containsExactly(x1.id(), x2.id());
+        }
+    }
+
+    @Nested
+    class GracefulShutdown {
+
+        @Test
+        void aStoppedRelayClaimsNothing() {
+            append("order-a");
+            RelayOutboxUseCase relay = relay(10, 3);
+
+            relay.stopClaiming();
+
+            assertThat(relay.relayBatch()).isEqualTo(RelayRound.NOTHING);
+            assertThat(relay.drain()).isEqualTo(RelayRound.NOTHING);
+            assertThat(broker.calls()).isZero();
+            assertThat(outbox.rows()).singleElement().satisfies(row -> {
+                assertThat(row.status()).isEqualTo(Status.PENDING);
+                assertThat(row.claimedBy()).isNull();
+            });
+        }
+
+        @Test
+        void aStopDuringABatchRecordsItsConfirmsAndReleasesWhatGotNoAnswerWithoutCountingAttempts() {
+            OutboxMessage confirmed = append("order-a");
+            OutboxMessage timedOut = append("order-b");
+            OutboxMessage notSent = append("order-c");
+            OutboxMessage refused = append("order-d");
+            RelayOutboxUseCase relay = relay(10, 1);
+            broker.answerOnce(timedOut.id(), Outcome.TIMED_OUT)
+                    .answerOnce(notSent.id(), Outcome.BROKER_UNAVAILABLE)
+                    .answerOnce(refused.id(), Outcome.NACKED)
+                    .beforeNextPublish(batch -> relay.stopClaiming()); // SIGTERM while the batch is in flight
+
+            RelayRound round = relay.relayBatch();
+
+            // with one allowed attempt, a counted timeout would have parked the message
+            assertThat(round).isEqualTo(new RelayRound(4, 1, 0, 1, 2));
+            assertThat(outbox.row(confirmed.id()).status()).isEqualTo(Status.PUBLISHED);
+            for (OutboxMessage released : List.of(timedOut, notSent)) {
+                Row row = outbox.row(released.id());
+                assertThat(row.status()).isEqualTo(Status.PENDING);
+                assertThat(row.attempts()).isZero();
+                assertThat(row.nextAttemptAt()).isNull();
+                assertThat(row.claimedBy()).isNull();
+            }
+            // a refusal the broker did answer is about the message, shutdown or not
+            assertThat(outbox.row(refused.id()).status()).isEqualTo(Status.PARKED);
+        }
+
+        @Test
+        void drainEndsWithTheBatchInFlightAndLeavesTheBacklogUnleased() {
+            for (int i = 0; i < 30; i++) {
+                append("order-" + i);
+            }
+            RelayOutboxUseCase relay = relay(10, 3);
+            broker.beforeNextPublish(batch -> relay.stopClaiming());
+
+            RelayRound round = relay.drain();
+
+            assertThat(round).isEqualTo(new RelayRound(10, 10, 0, 0, 0));
+            assertThat(broker.calls()).isEqualTo(1);
+            assertThat(outbox.rows()).filteredOn(row -> row.status() == Status.PENDING).hasSize(20)
+                    .allSatisfy(row -> assertThat(row.claimedBy()).isNull());
+        }
+
+        @Test
+        void aResumedRelayClaimsAgain() {
+            append("order-a");
+            RelayOutboxUseCase relay = relay(10, 3);
+            relay.stopClaiming();
+
+            relay.resumeClaiming();
+
+            assertThat(relay.relayBatch()).isEqualTo(new RelayRound(1, 1, 0, 0, 0));
+        }
+    }
+
+    @Nested
+    class OutcomeWrites {
+
+        @Test
+        void aFailedOutcomeWriteIsTriedAgainSoThatAShortDatabaseHiccupCausesNoRepublish() {
+            OutboxMessage a = append("order-a");
+            OutboxMessage b = append("order-b");
+            HiccupStore store = new HiccupStore(outbox, 2, Duration.ZERO);
+            RelayOutboxUseCase relay = OrderingUseCases.relayOutbox(store, broker, settings(OWNER, 10, 3, false),
+                    clock);
+
+            RelayRound round = relay.relayBatch();
+
+            assertThat(round).isEqualTo(new RelayRound(2, 2, 0, 0, 0));
+            assertThat(store.failures).isEqualTo(2);
+            assertThat(outbox.rows()).allSatisfy(row -> {
+                assertThat(row.status()).isEqualTo(Status.PUBLISHED);
+                assertThat(row.claimedBy()).isNull();
+            });
+            assertThat(relay.relayBatch()).isEqualTo(RelayRound.NOTHING);
+            assertThat(broker.deliveredIds()).containsExactly(a.id(), b.id());
+        }
+
+        @Test
+        void aWriteThatKeepsFailingIsGivenUpBeforeTheLeaseEnds() {
+            append("order-a");
+            // every failed write takes 5 s of the 30 s lease
+            HiccupStore store = new HiccupStore(outbox, Integer.MAX_VALUE, Duration.ofSeconds(5));
+            Instant claimed = clock.instant();
+            RelayOutboxUseCase relay = OrderingUseCases.relayOutbox(store, broker, settings(OWNER, 10, 3, false),
+                    clock);
+
+            assertThatThrownBy(relay::relayBatch).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("database hiccup");
+
+            assertThat(clock.instant()).isBefore(claimed.plus(LEASE));
+            assertThat(store.failures).isGreaterThan(1);
+            assertThat(outbox.rows()).singleElement().satisfies(row -> {
+                assertThat(row.status()).isEqualTo(Status.PENDING);
+                assertThat(row.claimedBy()).isEqualTo(OWNER); // its lease expires; another round takes it then
+            });
+        }
+    }
+
+    /** The in-memory outbox whose outcome writes fail {@code failuresLeft} times, each taking {@code duration}. */
+    private final class HiccupStore implements OutboxStore {
+
+        private final InMemoryOutboxStore delegate;
+        private final Duration duration;
+        private int failuresLeft;
+        int failures;
+
+        HiccupStore(InMemoryOutboxStore delegate, int failuresLeft, Duration duration) {
+            this.delegate = delegate;
+            this.failuresLeft = failuresLeft;
+            this.duration = duration;
+        }
+
+        private void maybeFail() {
+            if (failuresLeft > 0) {
+                failuresLeft--;
+                failures++;
+                clock.advance(duration);
+                throw new IllegalStateException("database hiccup");
+            }
+        }
+
+        @Override
+        public void append(OutboxMessage message) {
+            delegate.append(message);
+        }
+
+        @Override
+        public List<OutboxMessage> claim(String owner, int batchSize, Duration lease, boolean ordered) {
+            return delegate.claim(owner, batchSize, lease, ordered);
+        }
+
+        @Override
+        public int markPublished(String owner, Collection<UUID> ids) {
+            maybeFail();
+            return delegate.markPublished(owner, ids);
+        }
+
+        @Override
+        public int recordFailures(String owner, List<DeliveryFailure> deliveryFailures) {
+            maybeFail();
+            return delegate.recordFailures(owner, deliveryFailures);
+        }
+
+        @Override
+        public int release(String owner, Collection<UUID> ids) {
+            maybeFail();
+            return delegate.release(owner, ids);
+        }
+
+        @Override
+        public int unpark(Collection<UUID> ids) {
+            return delegate.unpark(ids);
+        }
+
+        @Override
+        public int deletePublishedOlderThan(Duration age, int limit) {
+            return delegate.deletePublishedOlderThan(age, limit);
+        }
+
+        @Override
+        public OutboxStats stats() {
+            return delegate.stats();
         }
     }
 

@@ -27,16 +27,28 @@ import org.springframework.transaction.support.TransactionTemplate;
  * <ul>
  *   <li>first delivery → inbox row + handler, commit, then the broker ack;</li>
  *   <li>redelivery of a processed message (same {@code message_id}) → acked and dropped (debug log);</li>
- *   <li>the handler throws → rollback (no inbox row), the message is requeued and tried again;</li>
- *   <li>no or malformed {@code message_id}, or a body that breaks the contract → rejected without requeue
- *       (dead-lettered if the queue has a dead-letter exchange): retrying cannot fix it;</li>
+ *   <li>the handler throws → rollback (no inbox row); in a {@link #container container} the message is handed
+ *       back after a growing wait and delivered again, up to {@link InboxQueue#maxDeliveries()} deliveries; then
+ *       it goes to the dead-letter queue with the exception in the {@value #REASON_HEADER} header;</li>
+ *   <li>no or malformed {@code message_id}, or a body that breaks the contract →
+ *       {@link AmqpRejectAndDontRequeueException}; in a container: to the dead-letter queue at once, with the
+ *       reason, since retrying cannot fix it;</li>
  *   <li>other order events on the same queue (bound with {@code order.#}) → acked and ignored.</li>
  * </ul>
  *
  * <p>The broker ack follows the commit, so a crash between the two only causes a redelivery, which the inbox
  * absorbs.
+ *
+ * <p><b>Adopting it in a consumer service:</b> declare the queue recipe ({@link InboxQueue#declarables}) and run
+ * {@link #container(ConnectionFactory, InboxQueue)}; the inbox table comes with the service's migrations
+ * ({@code JdbcInboxStore}).
  */
 public final class OrderPlacedInboxListener implements MessageListener {
+
+    /** On a dead-lettered message: why it could not be processed (the exception's class and message). */
+    public static final String REASON_HEADER = "x-exception-message";
+    /** On a dead-lettered message: how many times it was delivered to this consumer. */
+    public static final String DELIVERIES_HEADER = "x-inbox-deliveries";
 
     private static final Logger LOG = LoggerFactory.getLogger(OrderPlacedInboxListener.class);
 
@@ -94,13 +106,15 @@ public final class OrderPlacedInboxListener implements MessageListener {
     }
 
     /**
-     * A container for this listener on {@code queue}: the broker ack is sent after {@link #onMessage} returned,
-     * i.e. after the commit; an exception from the handler requeues the message.
+     * A container for this listener on the recipe's queue (declare it with {@link InboxQueue#declarables}): the
+     * broker ack is sent after {@link #onMessage} returned, i.e. after the commit; a failing message is delivered
+     * again a bounded number of times, then dead-lettered with its reason (see {@link InboxQueue}).
      */
-    public SimpleMessageListenerContainer container(ConnectionFactory connectionFactory, String queue) {
+    public SimpleMessageListenerContainer container(ConnectionFactory connectionFactory, InboxQueue queue) {
         SimpleMessageListenerContainer container = new SimpleMessageListenerContainer(connectionFactory);
-        container.setQueueNames(queue);
-        container.setMessageListener(this);
+        container.setQueueNames(queue.name());
+        container.setMessageListener(new BoundedDeliveries(this, consumer, queue,
+                new DeadLetterPublisher(connectionFactory, queue)));
         container.setAcknowledgeMode(AcknowledgeMode.AUTO);
         container.setDefaultRequeueRejected(true);
         // A consumer span per delivery, child of the message's traceparent (the relay's publish span), when the

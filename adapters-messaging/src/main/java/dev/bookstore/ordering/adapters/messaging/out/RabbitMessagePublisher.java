@@ -28,6 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.amqp.AmqpConnectException;
@@ -130,8 +131,20 @@ public final class RabbitMessagePublisher implements MessagePublisher {
 
     @Override
     public List<PublishResult> publish(List<OutboxMessage> batch, Duration confirmTimeout) {
+        return publish(batch, confirmTimeout, () -> false);
+    }
+
+    /**
+     * Once {@code stopSending} answers true (checked before each message), the rest of the batch is not sent: each
+     * unsent message is {@link Outcome#BROKER_UNAVAILABLE} ("not sent"), and the confirms of the messages already
+     * sent are awaited as usual, until the deadline. No second round goes out after a missing exchange.
+     */
+    @Override
+    public List<PublishResult> publish(List<OutboxMessage> batch, Duration confirmTimeout,
+                                       BooleanSupplier stopSending) {
         Objects.requireNonNull(batch, "batch");
         Objects.requireNonNull(confirmTimeout, "confirmTimeout");
+        Objects.requireNonNull(stopSending, "stopSending");
         if (batch.isEmpty()) {
             return List.of();
         }
@@ -142,14 +155,15 @@ public final class RabbitMessagePublisher implements MessagePublisher {
             pending.add(i);
         }
         try {
-            List<Integer> lostWithChannel = publishRound(batch, pending, results, deadline, confirmTimeout);
+            List<Integer> lostWithChannel = publishRound(batch, pending, results, deadline, confirmTimeout,
+                    stopSending);
             if (!lostWithChannel.isEmpty()) {
                 // an exchange vanished mid-batch and the broker closed the channel; the rest goes again, once
                 knownExchanges.clear();
-                if (System.nanoTime() - deadline < 0) {
+                if (System.nanoTime() - deadline < 0 && !stopSending.getAsBoolean()) {
                     LOG.warn("The broker closed the publishing channel over a missing exchange; publishing the "
                             + "{} unconfirmed message(s) of the batch again on a new channel", lostWithChannel.size());
-                    publishRound(batch, lostWithChannel, results, deadline, confirmTimeout);
+                    publishRound(batch, lostWithChannel, results, deadline, confirmTimeout, stopSending);
                 }
             }
         } catch (RuntimeException e) {
@@ -166,12 +180,12 @@ public final class RabbitMessagePublisher implements MessagePublisher {
      * lost because the broker closed the channel over a missing exchange: their indices are returned.
      */
     private List<Integer> publishRound(List<OutboxMessage> batch, List<Integer> indices, PublishResult[] results,
-                                       long deadline, Duration confirmTimeout) {
+                                       long deadline, Duration confirmTimeout, BooleanSupplier stopSending) {
         List<Integer> publishable = checkExchanges(batch, indices, results);
         if (publishable.isEmpty()) {
             return List.of();
         }
-        Round round = new Round(batch, publishable, results);
+        Round round = new Round(batch, publishable, results, stopSending);
         String failure = null;
         try {
             template.invoke(operations -> {
@@ -242,6 +256,7 @@ public final class RabbitMessagePublisher implements MessagePublisher {
         private final List<OutboxMessage> batch;
         private final List<Integer> indices;
         private final PublishResult[] results;
+        private final BooleanSupplier stopSending;
 
         private final Lock lock = new ReentrantLock();
         /** Signalled when the last published message is settled, and when the channel closes. */
@@ -263,10 +278,12 @@ public final class RabbitMessagePublisher implements MessagePublisher {
         /** A failed publish used up a sequence number: the channel must not be used again. */
         private boolean sequenceDisturbed;
 
-        Round(List<OutboxMessage> batch, List<Integer> indices, PublishResult[] results) {
+        Round(List<OutboxMessage> batch, List<Integer> indices, PublishResult[] results,
+              BooleanSupplier stopSending) {
             this.batch = batch;
             this.indices = indices;
             this.results = results;
+            this.stopSending = stopSending;
             this.acked = new boolean[batch.size()];
             this.nacked = new boolean[batch.size()];
             this.returned = new String[batch.size()];
@@ -308,6 +325,10 @@ public final class RabbitMessagePublisher implements MessagePublisher {
 
         private void publishAll() {
             for (int i : indices) {
+                if (stopSending.getAsBoolean()) {
+                    sendFailure = "not sent: the relay is stopping"; // the unsent rest is released in record()
+                    return;
+                }
                 OutboxMessage message = batch.get(i);
                 // registered before the publish: the ack can arrive before basicPublish returns
                 long sequenceNumber = channel.getNextPublishSeqNo();

@@ -26,6 +26,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -123,6 +124,27 @@ class RabbitMessagePublisherIT {
         });
         assertThat(deliveries).extracting(d -> d.getProps().getMessageId())
                 .containsExactly(message.id().toString(), message.id().toString());
+    }
+
+    @Test
+    void aStopMidBatchSendsNoFurtherMessageAndStillCollectsTheConfirmsOfTheSentOnes() throws Exception {
+        RabbitMessagePublisher publisher = publisher(broker.connectionFactory());
+        List<OutboxMessage> batch = orderPlaced(exchange, 10);
+        AtomicInteger asked = new AtomicInteger();
+
+        // the relay is asked to stop after the fourth message went out
+        List<PublishResult> results = publisher.publish(batch, CONFIRM_TIMEOUT, () -> asked.incrementAndGet() > 4);
+
+        assertThat(results.subList(0, 4)).extracting(PublishResult::outcome).containsOnly(Outcome.CONFIRMED);
+        assertThat(results.subList(4, 10)).allSatisfy(result -> {
+            assertThat(result.outcome()).isEqualTo(Outcome.BROKER_UNAVAILABLE);
+            assertThat(result.detail()).startsWith("not sent");
+        });
+        assertThat(receive(4).keySet()).containsExactlyInAnyOrderElementsOf(
+                batch.subList(0, 4).stream().map(m -> m.id().toString()).toList());
+        List<GetResponse> more = new ArrayList<>();
+        drainInto(more);
+        assertThat(more).isEmpty();
     }
 
     @Test

@@ -13,4 +13,15 @@ public interface RelayOutboxUseCase {
      * so a backlog drains without waiting for a poll. Stops early while the broker is unavailable.
      */
     RelayRound drain();
+
+    /**
+     * Graceful shutdown: from now on nothing more is claimed, the batch in flight sends no further message and
+     * waits (at most the confirm timeout) for the confirms of what it sent; its outcomes are recorded, and what
+     * was not sent or got no confirm is released without counting an attempt. Returns at once; the thread in
+     * {@link #drain()} or {@link #relayBatch()} returns when the batch is settled.
+     */
+    void stopClaiming();
+
+    /** Claims again after {@link #stopClaiming()} (a restarted worker). */
+    void resumeClaiming();
 }

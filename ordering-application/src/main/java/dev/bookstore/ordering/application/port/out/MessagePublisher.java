@@ -4,6 +4,7 @@ import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.PublishResult;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * Sends outbox messages to the broker. A whole batch is put in flight before any confirm is awaited; the call
@@ -13,4 +14,15 @@ import java.util.List;
 public interface MessagePublisher {
 
     List<PublishResult> publish(List<OutboxMessage> batch, Duration confirmTimeout);
+
+    /**
+     * The same, for a relay that may be asked to stop meanwhile: once {@code stopSending} answers true, no further
+     * message of the batch is handed to the broker (each unsent one is answered
+     * {@link PublishResult.Outcome#BROKER_UNAVAILABLE}, "not sent"), while the confirms of those already sent are
+     * still awaited until the deadline. A publisher that cannot stop mid-batch sends the whole batch.
+     */
+    default List<PublishResult> publish(List<OutboxMessage> batch, Duration confirmTimeout,
+                                        BooleanSupplier stopSending) {
+        return publish(batch, confirmTimeout);
+    }
 }
