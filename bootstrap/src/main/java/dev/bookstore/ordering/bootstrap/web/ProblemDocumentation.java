@@ -50,7 +50,8 @@ class ProblemDocumentation implements GlobalOpenApiCustomizer {
         return new ObjectSchema()
                 .description("RFC 9457 problem details. Never a stack trace.")
                 .addProperty("type", new StringSchema().format("uri-reference")
-                        .description("Identifies the kind of problem; absent means `about:blank`: the status says it all"))
+                        .description("Identifies the kind of problem; absent means `about:blank`: the status "
+                                + "says it all"))
                 .addProperty("title", new StringSchema().description("Short summary of the kind of problem"))
                 .addProperty("status", new IntegerSchema().description("The HTTP status code"))
                 .addProperty("detail", new StringSchema()
