@@ -1,5 +1,7 @@
 // The live outbox page: plain JavaScript, no build step. Everything it shows comes from the service's own API:
-// GET /outbox/stats, GET /orders?limit=10, and GET/POST /outbox/relay where they exist: only the try-out run
+// GET /outbox/stats, GET /actuator/health/outbox (UP, DEGRADED or DOWN by the age of the oldest pending message:
+// the same snapshot as the stats and the Prometheus gauges), GET /orders?limit=10, and GET/POST /outbox/relay where
+// they exist: only the try-out run
 // (spring-boot:test-run) has them; elsewhere GET /outbox/relay answers 404 and the relay controls stay hidden.
 // Every call carries a bearer token: the try-out run hands one out at /try-out/token (a demo customer who is
 // also an operator); in production the page asks for one and keeps it for the browser tab only.
@@ -64,6 +66,15 @@ async function getJson(path) {
   return response.json();
 }
 
+// A health component answers 503 with its JSON when DOWN: that is an answer to show, not an error.
+async function getHealth(path) {
+  const response = await fetch(path, { headers: withToken({ Accept: 'application/json' }), cache: 'no-store' });
+  if (response.status !== 200 && response.status !== 503) {
+    return null;
+  }
+  return response.json();
+}
+
 async function postJson(path, body) {
   const response = await fetch(path, {
     method: 'POST',
@@ -79,12 +90,14 @@ async function postJson(path, body) {
 
 async function refresh() {
   try {
-    const [stats, orders, relay] = await Promise.all([
+    const [stats, health, orders, relay] = await Promise.all([
       getJson('/outbox/stats'),
+      getHealth('/actuator/health/outbox'),
       getJson('/orders?limit=10'),
       getJson('/outbox/relay'),
     ]);
     showStats(stats);
+    showHealth(health);
     showOrders(orders || []);
     showRelay(relay);
     $('connection').hidden = true;
@@ -110,6 +123,17 @@ function showStats(stats) {
     samples.shift();
   }
   drawChart(now);
+}
+
+function showHealth(health) {
+  const element = $('health');
+  const status = health && health.status ? health.status : 'UNKNOWN';
+  element.textContent = status.toLowerCase();
+  ['up', 'degraded', 'down'].forEach((name) => element.classList.toggle(name, status.toLowerCase() === name));
+  const details = health && health.details;
+  element.title = details && details.degradedAfterSeconds !== undefined
+    ? `degraded after ${details.degradedAfterSeconds} s, down after ${details.downAfterSeconds} s pending`
+    : '';
 }
 
 function showOrders(orders) {

@@ -81,6 +81,12 @@ public final class HttpJson {
         return send(request.build());
     }
 
+    public Response delete(String path) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path)).DELETE();
+        authorize(request, null);
+        return send(request.build());
+    }
+
     private void authorize(HttpRequest.Builder request, UUID customer) {
         String bearer = tokens.apply(customer);
         if (bearer != null) {

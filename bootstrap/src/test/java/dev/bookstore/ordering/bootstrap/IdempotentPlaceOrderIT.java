@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
-import dev.bookstore.ordering.bootstrap.idempotency.IdempotencyKeyRetentionJob;
+import dev.bookstore.ordering.bootstrap.retention.RetentionJob;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -21,6 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -77,7 +78,8 @@ class IdempotentPlaceOrderIT {
     StatementRecorder statements;
 
     @Autowired
-    IdempotencyKeyRetentionJob retention;
+    @Qualifier("idempotencyKeyRetentionJob")
+    RetentionJob retention;
 
     @TestConfiguration(proxyBeanMethods = false)
     static class RecordStatements {

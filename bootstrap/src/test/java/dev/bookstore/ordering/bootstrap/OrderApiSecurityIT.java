@@ -1,8 +1,10 @@
 package dev.bookstore.ordering.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
+import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -163,7 +165,8 @@ class OrderApiSecurityIT {
         String alicesOrder = place(asAlice, alice);
 
         assertThat(asOperator.get("/orders/" + alicesOrder).status()).isEqualTo(200);
-        assertThat(asOperator.get("/outbox/stats").json().get("pending").asLong()).isEqualTo(1);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> // the stats snapshot of the next refresh
+                assertThat(asOperator.get("/outbox/stats").json().get("pending").asLong()).isEqualTo(1));
         assertThat(asOperator.get("/actuator/metrics").status()).isEqualTo(200);
     }
 

@@ -149,7 +149,8 @@ class OutboxRelayIT {
             for (int i = 0; i < 5; i++) {
                 placeOrder(instance);
             }
-            assertThat(instance.http.get("/outbox/stats").json().get("pending").asLong()).isEqualTo(5);
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> // the stats snapshot of the next refresh
+                    assertThat(instance.http.get("/outbox/stats").json().get("pending").asLong()).isEqualTo(5));
             // The relay keeps trying during the outage without counting attempts against the messages.
             await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
                     .until(() -> drainQueue() == 0 && outboxIds("status = 'PARKED'").isEmpty());
@@ -193,7 +194,8 @@ class OutboxRelayIT {
         assertThat(parked.get("attempts")).isEqualTo(3);
         assertThat((String) parked.get("last_error")).isNotBlank();
         assertThat(receivedIds).doesNotContain(poison.toString());
-        assertThat(instance.http.get("/outbox/stats").json().get("parked").asLong()).isEqualTo(1);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(instance.http.get("/outbox/stats").json().get("parked").asLong()).isEqualTo(1));
         assertThat(outboxIds("status = 'PUBLISHED'")).hasSize(3);
     }
 

@@ -136,7 +136,9 @@ class PlaceOrderIT {
         HttpJson.Response read = http.get("/orders/" + orderId);
         assertThat(read.status()).isEqualTo(200);
         assertThat(read.json().get("items")).hasSize(2);
-        assertThat(http.get("/outbox/stats").json().get("pending").asLong()).isEqualTo(1);
+        // /outbox/stats is the snapshot counted every ordering.outbox.stats.refresh-interval
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(http.get("/outbox/stats").json().get("pending").asLong()).isEqualTo(1));
     }
 
     @Test

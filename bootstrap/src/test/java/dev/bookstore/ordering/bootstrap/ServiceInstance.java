@@ -46,6 +46,10 @@ final class ServiceInstance implements AutoCloseable {
         return context.getBean(type);
     }
 
+    <T> T bean(String name, Class<T> type) {
+        return context.getBean(name, type);
+    }
+
     long publishedByThisInstance() {
         return bean(OutboxRelayWorkers.class).publishedSinceStart();
     }

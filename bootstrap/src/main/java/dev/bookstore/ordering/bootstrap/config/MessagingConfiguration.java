@@ -5,14 +5,18 @@ import dev.bookstore.ordering.adapters.messaging.out.OrderingTopology;
 import dev.bookstore.ordering.adapters.messaging.out.RabbitMessagePublisher;
 import dev.bookstore.ordering.application.port.out.EventExternalizer;
 import dev.bookstore.ordering.application.port.out.MessagePublisher;
+import dev.bookstore.ordering.bootstrap.tracing.TracingMessagePublisher;
+import io.micrometer.tracing.propagation.Propagator;
 import org.springframework.amqp.core.Declarables;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
  * RabbitMQ: the wire contract, the exchange (declared by Spring AMQP's admin whenever a connection opens, so a
- * broker that comes back empty gets it again), and the confirming publisher the relay uses.
+ * broker that comes back empty gets it again), and the confirming publisher the relay uses,
+ * in a producer span of the trace stored with each message.
  */
 @Configuration(proxyBeanMethods = false)
 class MessagingConfiguration {
@@ -33,7 +37,8 @@ class MessagingConfiguration {
     }
 
     @Bean
-    MessagePublisher messagePublisher(ConnectionFactory connectionFactory) {
-        return new RabbitMessagePublisher(connectionFactory);
+    MessagePublisher messagePublisher(ConnectionFactory connectionFactory, ObjectProvider<Propagator> propagator) {
+        return new TracingMessagePublisher(new RabbitMessagePublisher(connectionFactory),
+                propagator.getIfAvailable(() -> Propagator.NOOP));
     }
 }

@@ -8,10 +8,10 @@ import dev.bookstore.ordering.application.outbox.RelaySettings;
 import dev.bookstore.ordering.application.port.in.RelayOutboxUseCase;
 import dev.bookstore.ordering.application.port.out.MessagePublisher;
 import dev.bookstore.ordering.application.port.out.OutboxStore;
+import dev.bookstore.ordering.application.port.out.RelayMetrics;
 import dev.bookstore.ordering.application.service.OrderingUseCases;
 import dev.bookstore.ordering.bootstrap.relay.OutboxNotificationListener;
 import dev.bookstore.ordering.bootstrap.relay.OutboxRelayWorkers;
-import dev.bookstore.ordering.bootstrap.relay.OutboxRetentionJob;
 import dev.bookstore.ordering.bootstrap.relay.RelayWakeUp;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -27,7 +27,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 import org.springframework.scheduling.annotation.EnableScheduling;
 
-/** The relay: workers, what wakes them, and the retention of published messages. */
+/** The relay: workers and what wakes them. The retention of published messages is in RetentionConfiguration. */
 @Configuration(proxyBeanMethods = false)
 @EnableScheduling
 class OutboxRelayConfiguration {
@@ -62,11 +62,12 @@ class OutboxRelayConfiguration {
     @Bean
     @ConditionalOnBooleanProperty(name = "ordering.outbox.enabled", matchIfMissing = true)
     OutboxRelayWorkers outboxRelayWorkers(OutboxStore outbox, MessagePublisher publisher, OutboxProperties properties,
-                                          RelayWakeUp wakeUp, Clock clock) {
+                                          RelayWakeUp wakeUp, Clock clock, ObjectProvider<RelayMetrics> metrics) {
         String instance = instanceName();
+        RelayMetrics relayMetrics = metrics.getIfAvailable(() -> RelayMetrics.NONE);
         List<RelayOutboxUseCase> relays = IntStream.range(0, properties.workers())
                 .mapToObj(worker -> OrderingUseCases.relayOutbox(outbox, publisher,
-                        settings(properties, instance + "/" + worker), clock))
+                        settings(properties, instance + "/" + worker), clock, relayMetrics))
                 .toList();
         return new OutboxRelayWorkers(relays, wakeUp, properties.pollInterval(),
                 properties.pollIntervalWhenNotified());
@@ -94,11 +95,6 @@ class OutboxRelayConfiguration {
         unpooled.setPassword(dataSource.determinePassword());
         unpooled.setDriverClass(org.postgresql.Driver.class);
         return unpooled;
-    }
-
-    @Bean
-    OutboxRetentionJob outboxRetentionJob(OutboxStore outbox, OutboxProperties properties) {
-        return new OutboxRetentionJob(outbox, properties.retention(), properties.retentionChunk());
     }
 
     static RelaySettings settings(OutboxProperties properties, String owner) {

@@ -2,12 +2,10 @@ package dev.bookstore.ordering.bootstrap.config;
 
 import dev.bookstore.ordering.application.port.in.CancelOrderUseCase;
 import dev.bookstore.ordering.application.port.in.GetOrderQuery;
-import dev.bookstore.ordering.application.port.in.GetOutboxStatsQuery;
 import dev.bookstore.ordering.application.port.in.PlaceOrderUseCase;
 import dev.bookstore.ordering.application.port.out.DomainEventPublisher;
 import dev.bookstore.ordering.application.port.out.IdempotencyKeys;
 import dev.bookstore.ordering.application.port.out.OrderRepository;
-import dev.bookstore.ordering.application.port.out.OutboxStore;
 import dev.bookstore.ordering.application.service.OrderingUseCases;
 import java.time.Clock;
 import java.time.Duration;
@@ -57,11 +55,6 @@ class UseCaseConfiguration {
     @Bean
     GetOrderQuery getOrderQuery(OrderRepository orders, PlatformTransactionManager transactions) {
         return inTransaction(OrderingUseCases.getOrder(orders), GetOrderQuery.class, transactions, true);
-    }
-
-    @Bean
-    GetOutboxStatsQuery getOutboxStatsQuery(OutboxStore outbox) {
-        return OrderingUseCases.outboxStats(outbox);
     }
 
     /** Wraps every method of {@code useCase} in a transaction that rolls back on any exception. */

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import org.springframework.context.MessageSourceResolvable;
 import org.springframework.core.MethodParameter;
+import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.OptimisticLockingFailureException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -21,6 +22,7 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.validation.method.ParameterValidationResult;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -39,13 +41,16 @@ import tools.jackson.core.exc.StreamReadException;
  * Every error as RFC 9457 problem details. Validation problems carry {@code errors}: a list of
  * {@code {"field", "message"}} with the JSON path of the field at fault, e.g. {@code items[0].quantity}.
  * Spring MVC's own exceptions (415, 405, 406, 404 for unknown paths) come from the base class in the same
- * format. A change that lost a race with another request on the same order is a {@code 409}. No stack trace ever
- * leaves the service.
+ * format. A change that lost a race with another request on the same order is a {@code 409}; a database out of
+ * reach a {@code 503} with {@code Retry-After}. No stack trace ever leaves the service.
  */
 @RestControllerAdvice
 class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 
     /** "(but could if coercion was enabled using `CoercionConfig`)" and its variants. */
+    /** What a 503 for an unreachable database asks clients to wait before they retry. */
+    static final int DATABASE_RETRY_AFTER_SECONDS = 5;
+
     private static final Pattern COERCION_ADVICE = Pattern.compile(" \\(but \\w+ if coercion [^)]*\\)");
 
     @ExceptionHandler(InvalidOrderException.class)
@@ -111,6 +116,20 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
                         + "Read the order again and retry if the change still applies.");
         problem.setTitle("Concurrent change");
         return problem;
+    }
+
+    /**
+     * The database cannot be reached: no connection came from the pool within its connection timeout
+     * ({@code spring.datasource.hikari.connection-timeout}). Nothing was changed; a 503 with {@code Retry-After}
+     * tells clients and load balancers to come back, instead of a 500 after the pool's default 30 s.
+     */
+    @ExceptionHandler({CannotCreateTransactionException.class, DataAccessResourceFailureException.class})
+    ResponseEntity<ProblemDetail> databaseUnavailable(Exception e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE,
+                "The service cannot reach its database right now; nothing was changed. Retry later.");
+        problem.setTitle("Service unavailable");
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+                .header(HttpHeaders.RETRY_AFTER, String.valueOf(DATABASE_RETRY_AFTER_SECONDS)).body(problem);
     }
 
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)

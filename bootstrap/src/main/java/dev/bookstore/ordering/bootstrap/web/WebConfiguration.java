@@ -1,6 +1,8 @@
 package dev.bookstore.ordering.bootstrap.web;
 
-import dev.bookstore.ordering.bootstrap.tracing.W3cTraceContext;
+import io.micrometer.tracing.Tracer;
+import io.micrometer.tracing.propagation.Propagator;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.jackson.autoconfigure.JsonFactoryBuilderCustomizer;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -17,7 +19,7 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.type.LogicalType;
 
 /**
- * The HTTP edge: body size limit and trace context ahead of Spring MVC, and how strictly JSON is read. The JSON
+ * The HTTP edge: body size limit ahead of Spring MVC, the trace's {@code traceparent} in every answer, and how strictly JSON is read. The JSON
  * settings apply to the service's one {@link JsonMapper}; the service reads no JSON that would need less.
  */
 @Configuration(proxyBeanMethods = false)
@@ -66,11 +68,6 @@ class WebConfiguration {
     }
 
     @Bean
-    W3cTraceContext traceContext() {
-        return new W3cTraceContext();
-    }
-
-    @Bean
     FilterRegistrationBean<RequestBodyLimitFilter> requestBodyLimitFilter(JsonMapper json) {
         var registration = new FilterRegistrationBean<>(
                 new RequestBodyLimitFilter(MAX_BODY.toBytes(), new ProblemResponses(json)));
@@ -78,10 +75,13 @@ class WebConfiguration {
         return registration;
     }
 
+    /** Inside Boot's server observation filter (order {@code HIGHEST_PRECEDENCE + 1}), where the span is current. */
     @Bean
-    FilterRegistrationBean<TraceContextFilter> traceContextFilter(W3cTraceContext traceContext) {
-        var registration = new FilterRegistrationBean<>(new TraceContextFilter(traceContext));
-        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
+    FilterRegistrationBean<TraceparentResponseFilter> traceparentResponseFilter(ObjectProvider<Tracer> tracer,
+                                                                              ObjectProvider<Propagator> propagator) {
+        var registration = new FilterRegistrationBean<>(new TraceparentResponseFilter(
+                tracer.getIfAvailable(() -> Tracer.NOOP), propagator.getIfAvailable(() -> Propagator.NOOP)));
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 2);
         return registration;
     }
 }

@@ -4,9 +4,12 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -19,20 +22,21 @@ import org.springframework.security.oauth2.server.resource.web.BearerTokenAuthen
 import org.springframework.security.oauth2.server.resource.web.access.BearerTokenAccessDeniedHandler;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.AccessDeniedHandler;
+import org.springframework.security.web.util.matcher.RequestMatcher;
 import org.springframework.security.web.AuthenticationEntryPoint;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The service as an OAuth2 resource server: every call but health, info, the API description and the static
- * page carries a JWT, verified with the key Boot's standard properties name
+ * page (and the actuator on a separate management port) carries a JWT, verified with the key Boot's standard properties name
  * ({@code spring.security.oauth2.resourceserver.jwt.issuer-uri}, {@code jwk-set-uri} or
  * {@code public-key-location}).
  *
  * <ul>
  *   <li>scope {@code orders}: a customer, whose id is the token's subject, places orders as itself and reads and
  *       cancels its own (which orders it sees is decided by {@link Caller} in the controller);</li>
- *   <li>scope {@code orders.admin}: an operator: all orders, the outbox statistics, every operational endpoint
- *       and the actuator beyond health and info.</li>
+ *   <li>scope {@code orders.admin}: an operator: all orders, the outbox statistics and its repairs
+ *       ({@code /admin/**}), every operational endpoint and the actuator beyond health and info.</li>
  * </ul>
  *
  * A missing, expired or badly signed token answers 401 with {@code WWW-Authenticate}, a missing scope 403; both
@@ -43,6 +47,10 @@ class WebSecurityConfiguration {
 
     private static final String CUSTOMER = "SCOPE_" + Caller.CUSTOMER_SCOPE;
     private static final String OPERATOR = "SCOPE_" + Caller.OPERATOR_SCOPE;
+
+    /** Verified tokens remembered ({@link CachingJwtDecoder}): enough for this many clients, each for a minute. */
+    private static final int VERIFIED_TOKENS = 10_000;
+    private static final Duration VERIFIED_TOKEN_TTL = Duration.ofMinutes(1);
 
     /**
      * No Micrometer observation around every security filter and every authentication: measured, it wrapped each
@@ -56,12 +64,16 @@ class WebSecurityConfiguration {
 
     @Bean
     SecurityFilterChain securityFilterChain(HttpSecurity http, ObjectProvider<JwtDecoder> jwtDecoder,
-                                            JsonMapper json) throws Exception {
-        if (jwtDecoder.getIfAvailable() == null) {
+                                            JsonMapper json, Environment environment) throws Exception {
+        JwtDecoder decoder = jwtDecoder.getIfAvailable();
+        if (decoder == null) {
             throw new TokenKeyNotConfiguredException();
         }
+        JwtDecoder cachingDecoder = new CachingJwtDecoder(decoder, VERIFIED_TOKENS, VERIFIED_TOKEN_TTL,
+                Clock.systemUTC());
         ProblemWriter problems = new ProblemWriter(json);
         http.authorizeHttpRequests(requests -> requests
+                        .requestMatchers(managementPort(environment)).permitAll()
                         .requestMatchers("/actuator/health", "/actuator/health/**", "/actuator/info").permitAll()
                         .requestMatchers(HttpMethod.GET, "/", "/index.html", "/app.js", "/style.css",
                                 "/favicon.ico", "/v3/api-docs", "/v3/api-docs/**").permitAll()
@@ -69,10 +81,12 @@ class WebSecurityConfiguration {
                         .requestMatchers(HttpMethod.POST, "/orders").hasAuthority(CUSTOMER)
                         .requestMatchers(HttpMethod.GET, "/orders", "/orders/*").hasAnyAuthority(CUSTOMER, OPERATOR)
                         .requestMatchers(HttpMethod.POST, "/orders/*/cancel").hasAnyAuthority(CUSTOMER, OPERATOR)
+                        // The operator's outbox API; anyRequest() below would cover it too, named so that no
+                        // rule added above can open it by accident.
+                        .requestMatchers("/admin/**").hasAuthority(OPERATOR)
                         .anyRequest().hasAuthority(OPERATOR))
                 .oauth2ResourceServer(resourceServer -> resourceServer
-                        .jwt(jwt -> {
-                        })
+                        .jwt(jwt -> jwt.decoder(cachingDecoder))
                         .authenticationEntryPoint(problems.unauthorized())
                         .accessDeniedHandler(problems.forbidden()))
                 .exceptionHandling(exceptions -> exceptions
@@ -82,6 +96,21 @@ class WebSecurityConfiguration {
                 .csrf(csrf -> csrf.disable())
                 .requestCache(cache -> cache.disable());
         return http.build();
+    }
+
+    /**
+     * Requests that arrive on {@code management.server.port}, when it is set apart from {@code server.port}: that
+     * port serves the actuator only and is meant to be reachable only from inside the network (a Prometheus
+     * scraper, the orchestrator's probes), so it asks for no token. Without it, everything goes through the
+     * rules above, {@code /actuator/prometheus} with an operator's token.
+     */
+    static RequestMatcher managementPort(Environment environment) {
+        int management = environment.getProperty("management.server.port", Integer.class, -1);
+        int server = environment.getProperty("server.port", Integer.class, 8080);
+        if (management <= 0 || management == server) {
+            return request -> false;
+        }
+        return request -> request.getLocalPort() == management;
     }
 
     /** 401 and 403 as problem details, with the {@code WWW-Authenticate} header of RFC 6750. */

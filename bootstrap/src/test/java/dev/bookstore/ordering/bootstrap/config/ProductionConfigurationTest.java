@@ -35,6 +35,30 @@ class ProductionConfigurationTest {
                 .hasToString("true");
     }
 
+    @Test
+    void readinessWatchesTheDatabaseButNeverTheBroker() throws IOException {
+        String readiness = String.valueOf(documents().get(0)
+                .getProperty("management.endpoint.health.group.readiness.include"));
+        assertThat(readiness).contains("db").doesNotContain("rabbit");
+    }
+
+    @Test
+    void degradedAnswers200WhileDownStillAnswers503() throws IOException {
+        PropertySource<?> base = documents().get(0);
+        assertThat(base.getProperty("management.endpoint.health.status.http-mapping.DEGRADED")).hasToString("200");
+        assertThat(base.getProperty("management.endpoint.health.status.http-mapping.DOWN")).hasToString("503");
+        assertThat(base.getProperty("management.endpoint.health.status.http-mapping.OUT_OF_SERVICE"))
+                .hasToString("503");
+        assertThat(String.valueOf(base.getProperty("management.endpoint.health.status.order")))
+                .isEqualTo("DOWN, OUT_OF_SERVICE, DEGRADED, UP, UNKNOWN");
+    }
+
+    @Test
+    void aRequestWaitsAtMostTwoSecondsForADatabaseConnection() throws IOException {
+        assertThat(documents().get(0).getProperty("spring.datasource.hikari.connection-timeout"))
+                .hasToString("2000");
+    }
+
     private static List<PropertySource<?>> documents() throws IOException {
         return new YamlPropertySourceLoader().load("application.yml", new ClassPathResource("application.yml"));
     }

@@ -78,6 +78,8 @@ class OutboxPageIT {
     void aNewcomerPlacesAnOrderPausesTheRelayWatchesTheBacklogAndSeesItDrain() throws IOException {
         browser.get(app.baseUrl() + "/");
         await().atMost(PAGE_TIMEOUT).until(() -> count("pending") == 0 && count("published") == 0);
+        // the outbox health component, from the same snapshot as the counts
+        await().atMost(PAGE_TIMEOUT).until(() -> text("health").equals("up"));
         assertThat(text("relay-state")).isEqualTo("relay publishing");
         assertThat(rows()).isEmpty();
 

@@ -1,6 +1,7 @@
 package dev.bookstore.ordering.bootstrap.local;
 
 import dev.bookstore.ordering.adapters.messaging.in.OrderPlacedInboxListener;
+import dev.bookstore.ordering.bootstrap.observability.InboxMetrics;
 import dev.bookstore.ordering.adapters.messaging.out.OrderingTopology;
 import dev.bookstore.ordering.application.port.out.InboxStore;
 import org.slf4j.Logger;
@@ -55,9 +56,10 @@ public class TryOutConfiguration {
     @Bean
     SimpleMessageListenerContainer demoConsumerContainer(ConnectionFactory connectionFactory, InboxStore inbox,
                                                          PlatformTransactionManager transactions,
-                                                         DemoConsumer consumer) {
+                                                         DemoConsumer consumer, InboxMetrics metrics) {
         return new OrderPlacedInboxListener(DemoConsumer.NAME, inbox, new TransactionTemplate(transactions),
-                consumer::handle).container(connectionFactory, DEMO_QUEUE);
+                consumer::handle, metrics.duplicateSkipped(DemoConsumer.NAME)).container(connectionFactory,
+                DEMO_QUEUE);
     }
 
     @EventListener(ApplicationReadyEvent.class)

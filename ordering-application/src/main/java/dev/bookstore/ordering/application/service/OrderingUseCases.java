@@ -1,6 +1,11 @@
 package dev.bookstore.ordering.application.service;
 
 import dev.bookstore.ordering.application.outbox.RelaySettings;
+import dev.bookstore.ordering.application.outbox.ReplayLimits;
+import dev.bookstore.ordering.application.port.in.DiscardParkedMessageUseCase;
+import dev.bookstore.ordering.application.port.in.InspectOutboxQuery;
+import dev.bookstore.ordering.application.port.in.RequeueParkedMessagesUseCase;
+import dev.bookstore.ordering.application.port.in.ResendPublishedMessagesUseCase;
 import dev.bookstore.ordering.application.port.in.CancelOrderUseCase;
 import dev.bookstore.ordering.application.port.in.GetOrderQuery;
 import dev.bookstore.ordering.application.port.in.GetOutboxStatsQuery;
@@ -10,7 +15,9 @@ import dev.bookstore.ordering.application.port.out.DomainEventPublisher;
 import dev.bookstore.ordering.application.port.out.IdempotencyKeys;
 import dev.bookstore.ordering.application.port.out.MessagePublisher;
 import dev.bookstore.ordering.application.port.out.OrderRepository;
+import dev.bookstore.ordering.application.port.out.OutboxAdministration;
 import dev.bookstore.ordering.application.port.out.OutboxStore;
+import dev.bookstore.ordering.application.port.out.RelayMetrics;
 import java.time.Clock;
 
 /**
@@ -42,6 +49,31 @@ public final class OrderingUseCases {
     /** A relay; one per worker thread, each with its own {@link RelaySettings#owner()}. */
     public static RelayOutboxUseCase relayOutbox(OutboxStore outbox, MessagePublisher publisher,
                                                  RelaySettings settings, Clock clock) {
-        return new OutboxRelayService(outbox, publisher, settings, clock);
+        return relayOutbox(outbox, publisher, settings, clock, RelayMetrics.NONE);
+    }
+
+    /** A relay that reports every outcome to {@code metrics}. */
+    public static RelayOutboxUseCase relayOutbox(OutboxStore outbox, MessagePublisher publisher,
+                                                 RelaySettings settings, Clock clock, RelayMetrics metrics) {
+        return new OutboxRelayService(outbox, publisher, settings, clock, metrics);
+    }
+
+    public static InspectOutboxQuery inspectOutbox(OutboxAdministration administration) {
+        return new InspectOutboxService(administration);
+    }
+
+    /** @param chunk parked messages requeued per statement by {@link RequeueParkedMessagesUseCase#requeueAll()} */
+    public static RequeueParkedMessagesUseCase requeueParkedMessages(OutboxAdministration administration,
+                                                                     OutboxStore outbox, int chunk) {
+        return new RequeueParkedMessagesService(administration, outbox, chunk);
+    }
+
+    public static DiscardParkedMessageUseCase discardParkedMessage(OutboxAdministration administration) {
+        return new DiscardParkedMessageService(administration);
+    }
+
+    public static ResendPublishedMessagesUseCase resendPublishedMessages(OutboxAdministration administration,
+                                                                         ReplayLimits limits, Clock clock) {
+        return new ResendPublishedMessagesService(administration, limits, clock);
     }
 }

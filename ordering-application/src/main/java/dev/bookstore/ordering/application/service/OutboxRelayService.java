@@ -9,6 +9,7 @@ import dev.bookstore.ordering.application.outbox.RelaySettings;
 import dev.bookstore.ordering.application.port.in.RelayOutboxUseCase;
 import dev.bookstore.ordering.application.port.out.MessagePublisher;
 import dev.bookstore.ordering.application.port.out.OutboxStore;
+import dev.bookstore.ordering.application.port.out.RelayMetrics;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
@@ -39,15 +40,18 @@ final class OutboxRelayService implements RelayOutboxUseCase {
     private final MessagePublisher publisher;
     private final RelaySettings settings;
     private final Clock clock;
+    private final RelayMetrics metrics;
 
     private Instant outageSince;
     private String outageCause;
 
-    OutboxRelayService(OutboxStore outbox, MessagePublisher publisher, RelaySettings settings, Clock clock) {
+    OutboxRelayService(OutboxStore outbox, MessagePublisher publisher, RelaySettings settings, Clock clock,
+                       RelayMetrics metrics) {
         this.outbox = outbox;
         this.publisher = publisher;
         this.settings = settings;
         this.clock = clock;
+        this.metrics = metrics;
     }
 
     @Override
@@ -75,11 +79,12 @@ final class OutboxRelayService implements RelayOutboxUseCase {
         if (batch.isEmpty()) {
             return RelayRound.NOTHING;
         }
+        Instant sent = clock.instant();
         List<PublishResult> results = publisher.publish(batch, settings.confirmTimeout());
-        return record(batch, results);
+        return record(batch, results, sent);
     }
 
-    private RelayRound record(List<OutboxMessage> batch, List<PublishResult> results) {
+    private RelayRound record(List<OutboxMessage> batch, List<PublishResult> results, Instant sent) {
         Map<UUID, OutboxMessage> byId = new HashMap<>();
         batch.forEach(message -> byId.put(message.id(), message));
 
@@ -115,9 +120,30 @@ final class OutboxRelayService implements RelayOutboxUseCase {
             outbox.release(settings.owner(), untried);
         }
         trackOutage(brokerAnswered, unavailableCause, now);
+        measure(byId, results, failures, sent, now);
 
         int parked = (int) failures.stream().filter(DeliveryFailure::parks).count();
         return new RelayRound(batch.size(), published.size(), failures.size() - parked, parked, untried.size());
+    }
+
+    /** After the outcomes are written: what the metrics show never runs ahead of the outbox. */
+    private void measure(Map<UUID, OutboxMessage> byId, List<PublishResult> results, List<DeliveryFailure> failures,
+                         Instant sent, Instant confirmed) {
+        Duration publishToConfirm = Duration.between(sent, confirmed);
+        Map<UUID, DeliveryFailure> charged = new HashMap<>();
+        failures.forEach(f -> charged.put(f.messageId(), f));
+        for (PublishResult result : results) {
+            OutboxMessage message = byId.get(result.messageId());
+            if (result.outcome() == Outcome.CONFIRMED) {
+                metrics.published(message, publishToConfirm, Duration.between(message.occurredAt(), confirmed));
+                continue;
+            }
+            DeliveryFailure failure = charged.get(result.messageId());
+            metrics.failed(message, result.outcome(), failure != null);
+            if (failure != null && failure.parks()) {
+                metrics.parked(message);
+            }
+        }
     }
 
     private DeliveryFailure failure(OutboxMessage message, PublishResult result) {

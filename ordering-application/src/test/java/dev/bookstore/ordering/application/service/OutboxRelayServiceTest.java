@@ -8,6 +8,7 @@ import dev.bookstore.ordering.application.outbox.PublishResult.Outcome;
 import dev.bookstore.ordering.application.outbox.RelayRound;
 import dev.bookstore.ordering.application.outbox.RelaySettings;
 import dev.bookstore.ordering.application.port.in.RelayOutboxUseCase;
+import dev.bookstore.ordering.application.port.out.RelayMetrics;
 import dev.bookstore.ordering.application.testing.InMemoryOutboxStore;
 import dev.bookstore.ordering.application.testing.InMemoryOutboxStore.Row;
 import dev.bookstore.ordering.application.testing.InMemoryOutboxStore.Status;
@@ -519,6 +520,70 @@ class OutboxRelayServiceTest {
             assertThat(row.claimedBy()).isEqualTo("relay-2");
         });
         assertThat(broker.deliveredIds()).containsExactly(a.id());
+    }
+
+    @Nested
+    class Metrics {
+
+        /** What the relay reported, in order, as text: "published a 5ms", "failed b RETURNED charged", "parked b". */
+        private final List<String> reported = new ArrayList<>();
+        private final RelayMetrics recording = new RelayMetrics() {
+            @Override
+            public void published(OutboxMessage message, Duration publishToConfirm, Duration occurredToConfirm) {
+                reported.add("published " + message.aggregateId() + " " + occurredToConfirm.toMillis() + "ms");
+            }
+
+            @Override
+            public void failed(OutboxMessage message, Outcome reason, boolean charged) {
+                reported.add("failed " + message.aggregateId() + " " + reason + (charged ? " charged" : " untried"));
+            }
+
+            @Override
+            public void parked(OutboxMessage message) {
+                reported.add("parked " + message.aggregateId());
+            }
+        };
+
+        private RelayOutboxUseCase measuredRelay(int maxAttempts) {
+            return OrderingUseCases.relayOutbox(outbox, broker, settings(OWNER, 10, maxAttempts, false), clock,
+                    recording);
+        }
+
+        @Test
+        void everyOutcomeIsReportedOncePerMessage() {
+            append("a");
+            OutboxMessage b = append("b");
+            OutboxMessage c = append("c");
+            broker.answerOnce(b.id(), Outcome.RETURNED);
+            broker.answerOnce(c.id(), Outcome.NACKED);
+            clock.advance(Duration.ofMillis(40));
+
+            measuredRelay(1).relayBatch();
+
+            // a occurred 43 ms before the confirm: each of the 3 appends advances the clock 1 ms, then 40 ms
+            assertThat(reported).containsExactly("published a 43ms", "failed b RETURNED charged", "parked b",
+                    "failed c NACKED charged", "parked c");
+        }
+
+        @Test
+        void aRetryIsAFailureButNotAParking() {
+            OutboxMessage a = append("a");
+            broker.answerOnce(a.id(), Outcome.NACKED);
+
+            measuredRelay(3).relayBatch();
+
+            assertThat(reported).containsExactly("failed a NACKED charged");
+        }
+
+        @Test
+        void anUnavailableBrokerIsReportedAsFailuresThatAreNotCharged() {
+            append("a");
+            broker.brokerDown();
+
+            measuredRelay(3).relayBatch();
+
+            assertThat(reported).containsExactly("failed a BROKER_UNAVAILABLE untried");
+        }
     }
 
     private OutboxMessage append(String aggregateId) {

@@ -40,7 +40,7 @@ import java.util.stream.Stream;
  *       whose lease expired and was taken over is ignored; one whose lease expired without a takeover may still
  *       record its outcome. Each frees the lease.</li>
  *   <li><b>Parked</b> rows are never claimed until {@link #unpark} makes them pending and due with zero
- *       attempts.</li>
+ *       attempts, created (for the pending age) anew at now.</li>
  * </ul>
  *
  * <p>Tests look at rows through {@link #row(UUID)} and {@link #rows()}.
@@ -169,6 +169,7 @@ public final class InMemoryOutboxStore implements OutboxStore {
                 row.parked = false;
                 row.attempts = 0;
                 row.nextAttemptAt = null;
+                row.createdAt = clock.instant();
                 row.freeLease();
                 changed++;
             }
@@ -252,7 +253,7 @@ public final class InMemoryOutboxStore implements OutboxStore {
 
         final OutboxMessage message;
         final long position;
-        final Instant createdAt;
+        Instant createdAt;
         int attempts;
         String lastError;
         Instant nextAttemptAt;

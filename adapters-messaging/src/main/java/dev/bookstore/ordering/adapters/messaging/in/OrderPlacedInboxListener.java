@@ -44,6 +44,7 @@ public final class OrderPlacedInboxListener implements MessageListener {
     private final InboxStore inbox;
     private final TransactionTemplate transactions;
     private final Consumer<OrderPlacedPayload> handler;
+    private final Runnable duplicateSkipped;
 
     /**
      * @param consumer     the consumer's name in the inbox; each consumer keeps its own record of what it processed
@@ -52,10 +53,21 @@ public final class OrderPlacedInboxListener implements MessageListener {
      */
     public OrderPlacedInboxListener(String consumer, InboxStore inbox, TransactionTemplate transactions,
                                     Consumer<OrderPlacedPayload> handler) {
+        this(consumer, inbox, transactions, handler, () -> {
+        });
+    }
+
+    /**
+     * @param duplicateSkipped called once for every redelivery that the inbox recognised and skipped, after the
+     *                         transaction, e.g. to count it; it must not throw
+     */
+    public OrderPlacedInboxListener(String consumer, InboxStore inbox, TransactionTemplate transactions,
+                                    Consumer<OrderPlacedPayload> handler, Runnable duplicateSkipped) {
         this.consumer = Objects.requireNonNull(consumer, "consumer");
         this.inbox = Objects.requireNonNull(inbox, "inbox");
         this.transactions = Objects.requireNonNull(transactions, "transactions");
         this.handler = Objects.requireNonNull(handler, "handler");
+        this.duplicateSkipped = Objects.requireNonNull(duplicateSkipped, "duplicateSkipped");
     }
 
     @Override
@@ -67,14 +79,18 @@ public final class OrderPlacedInboxListener implements MessageListener {
         }
         UUID messageId = messageId(properties);
         OrderPlacedPayload payload = payload(message, messageId);
-        transactions.executeWithoutResult(status -> {
+        boolean first = Boolean.TRUE.equals(transactions.execute(status -> {
             if (!inbox.recordFirstDelivery(consumer, messageId)) {
                 LOG.debug("Dropping message {} for {}: processed before (redelivered: {})", messageId, consumer,
                         properties.isRedelivered());
-                return;
+                return false;
             }
             handler.accept(payload);
-        });
+            return true;
+        }));
+        if (!first) {
+            duplicateSkipped.run();
+        }
     }
 
     /**
@@ -87,6 +103,9 @@ public final class OrderPlacedInboxListener implements MessageListener {
         container.setMessageListener(this);
         container.setAcknowledgeMode(AcknowledgeMode.AUTO);
         container.setDefaultRequeueRejected(true);
+        // A consumer span per delivery, child of the message's traceparent (the relay's publish span), when the
+        // container is a bean of a context with Micrometer Tracing; a no-op observation otherwise.
+        container.setObservationEnabled(true);
         return container;
     }
 

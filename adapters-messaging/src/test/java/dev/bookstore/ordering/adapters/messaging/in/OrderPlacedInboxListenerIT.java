@@ -49,6 +49,7 @@ class OrderPlacedInboxListenerIT {
     private final List<AutoCloseable> cleanup = new ArrayList<>();
     private final InMemoryInboxStore inbox = new InMemoryInboxStore();
     private final List<OrderPlacedPayload> handled = new CopyOnWriteArrayList<>();
+    private final AtomicInteger duplicatesSkipped = new AtomicInteger();
     private String exchange;
     private Queue queue;
     private Queue deadLetters;
@@ -98,6 +99,7 @@ class OrderPlacedInboxListenerIT {
         await().atMost(Duration.ofSeconds(10)).until(() -> inbox.calls() == 3);
         assertThat(handled).extracting(payload -> payload.orderId().toString())
                 .containsExactly(first.aggregateId(), second.aggregateId());
+        assertThat(duplicatesSkipped.get()).isEqualTo(1);
         assertThat(inbox.contains(CONSUMER, first.id())).isTrue();
         assertThat(inbox.contains(CONSUMER, second.id())).isTrue();
     }
@@ -160,7 +162,8 @@ class OrderPlacedInboxListenerIT {
 
     private void listen(Consumer<OrderPlacedPayload> handler) {
         OrderPlacedInboxListener listener = new OrderPlacedInboxListener(CONSUMER, inbox,
-                new TransactionTemplate(new NoResourceTransactionManager()), handler);
+                new TransactionTemplate(new NoResourceTransactionManager()), handler,
+                duplicatesSkipped::incrementAndGet);
         SimpleMessageListenerContainer container = listener.container(connectionFactory, queue.getName());
         container.start();
         cleanup.add(container::stop);

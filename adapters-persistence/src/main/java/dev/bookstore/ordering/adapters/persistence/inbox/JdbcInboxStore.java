@@ -2,8 +2,7 @@ package dev.bookstore.ordering.adapters.persistence.inbox;
 
 import dev.bookstore.ordering.adapters.persistence.Database;
 import dev.bookstore.ordering.application.port.out.InboxStore;
-import java.time.Instant;
-import java.time.ZoneOffset;
+import java.time.Duration;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.springframework.dao.DuplicateKeyException;
@@ -40,14 +39,13 @@ public class JdbcInboxStore implements InboxStore {
         }
     }
 
-    /** Forgets deliveries received before {@code cutoff}, at most {@code limit} at a time; returns how many. */
-    public int deleteReceivedBefore(Instant cutoff, int limit) {
-        String sql = postgres
-                ? "DELETE FROM inbox_message WHERE ctid IN "
-                        + "(SELECT ctid FROM inbox_message WHERE received_at < ? LIMIT ?)"
-                : "DELETE TOP (?) FROM inbox_message WHERE received_at < ?";
+    /**
+     * Forgets deliveries received more than {@code age} ago by the database's clock (the one that stamped
+     * received_at), at most {@code limit} at a time, skipping rows another instance is deleting; returns how many.
+     */
+    public int deleteReceivedOlderThan(Duration age, int limit) {
         return postgres
-                ? jdbc.update(sql, cutoff.atOffset(ZoneOffset.UTC), limit)
-                : jdbc.update(sql, limit, cutoff.atOffset(ZoneOffset.UTC));
+                ? jdbc.update(InboxSql.POSTGRES_DELETE_OLD, InboxSql.postgresParameters(age, limit))
+                : jdbc.update(InboxSql.SQL_SERVER_DELETE_OLD, InboxSql.sqlServerParameters(age, limit));
     }
 }

@@ -112,8 +112,9 @@ public class JdbcOutboxStore implements OutboxStore {
             } else {
                 ps.setObject(3, dialect.milliseconds(failure.retryAfter()));
             }
-            ps.setObject(4, dialect.id(failure.messageId()));
-            ps.setString(5, owner);
+            ps.setString(4, failure.parks() ? "PARKED" : "PENDING");
+            ps.setObject(5, dialect.id(failure.messageId()));
+            ps.setString(6, owner);
         });
         int updated = 0;
         for (int[] chunk : counts) {
@@ -151,6 +152,14 @@ public class JdbcOutboxStore implements OutboxStore {
     }
 
     private OutboxMessage toMessage(ResultSet rs, int row) throws SQLException {
+        return readMessage(rs, json);
+    }
+
+    /**
+     * The message in the first eleven columns, in the order {@link OutboxDialect#claim} returns them: id,
+     * aggregate_type, aggregate_id, type, exchange, routing_key, payload, headers, occurred_at, attempts, position.
+     */
+    static OutboxMessage readMessage(ResultSet rs, JsonMapper json) throws SQLException {
         return new OutboxMessage(
                 UUID.fromString(rs.getString(1)),
                 rs.getString(2),

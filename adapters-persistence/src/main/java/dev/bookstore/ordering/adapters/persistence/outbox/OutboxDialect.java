@@ -69,15 +69,20 @@ sealed interface OutboxDialect permits PostgresOutboxDialect, SqlServerOutboxDia
 
     /**
      * Parameters: status ('PENDING' or 'PARKED'), last_error, the delay before the next attempt in milliseconds
-     * ({@link #milliseconds}, or a null bigint to keep next_attempt_at), id, owner. The next attempt is the
-     * delay after the database's now: the clock the claim compares next_attempt_at with.
+     * ({@link #milliseconds}, or a null bigint to keep next_attempt_at), the status again (a parked row gets
+     * parked_at, see {@code V6__outbox_parked_at.sql}), id, owner. The next attempt is the delay after the
+     * database's now: the clock the claim compares next_attempt_at with.
      */
     String recordFailure();
 
     /** A delay in milliseconds as this database's date arithmetic takes it. */
     Object milliseconds(Duration delay);
 
-    /** Parameters: the id list. */
+    /**
+     * Parameters: the id list. The row is due at once with no attempts, as a new row; its created_at becomes the
+     * database's now, so the pending age (which runs from created_at) counts from when it entered the line again,
+     * not from when it was first stored.
+     */
     String unpark();
 
     /**

@@ -56,6 +56,7 @@ final class PostgresOutboxDialect implements OutboxDialect {
                 UPDATE outbox_message
                    SET attempts = attempts + 1, status = ?, last_error = ?,
                        next_attempt_at = COALESCE(now() + ? * interval '1 millisecond', next_attempt_at),
+                       parked_at = CASE WHEN ? = 'PARKED' THEN now() END,
                        claimed_by = NULL, claimed_until = NULL
                  WHERE id = ? AND claimed_by = ?""";
     }
@@ -81,7 +82,8 @@ final class PostgresOutboxDialect implements OutboxDialect {
     @Override
     public String unpark() {
         return """
-                UPDATE outbox_message SET status = 'PENDING', attempts = 0, next_attempt_at = now()
+                UPDATE outbox_message
+                   SET status = 'PENDING', attempts = 0, next_attempt_at = now(), parked_at = NULL, created_at = now()
                  WHERE id = ANY(?) AND status = 'PARKED'""";
     }
 

@@ -60,6 +60,7 @@ final class SqlServerOutboxDialect implements OutboxDialect {
                 UPDATE outbox_message
                    SET attempts = attempts + 1, status = ?, last_error = ?,
                        next_attempt_at = COALESCE(DATEADD(millisecond, ?, SYSDATETIMEOFFSET()), next_attempt_at),
+                       parked_at = CASE WHEN ? = 'PARKED' THEN SYSDATETIMEOFFSET() END,
                        claimed_by = NULL, claimed_until = NULL
                  WHERE id = ? AND claimed_by = ?""";
     }
@@ -91,7 +92,9 @@ final class SqlServerOutboxDialect implements OutboxDialect {
     @Override
     public String unpark() {
         return """
-                UPDATE outbox_message SET status = 'PENDING', attempts = 0, next_attempt_at = SYSDATETIMEOFFSET()
+                UPDATE outbox_message
+                   SET status = 'PENDING', attempts = 0, next_attempt_at = SYSDATETIMEOFFSET(), parked_at = NULL,
+                       created_at = SYSDATETIMEOFFSET()
                  WHERE id IN %s AND status = 'PARKED'""".formatted(IDS);
     }
 

@@ -59,7 +59,7 @@ class OutboxDialectTest {
         assertThat(placeholders(dialect.insert())).isEqualTo(9);
         assertThat(placeholders(dialect.markPublished())).isEqualTo(2);
         assertThat(placeholders(dialect.release())).isEqualTo(2);
-        assertThat(placeholders(dialect.recordFailure())).isEqualTo(5);
+        assertThat(placeholders(dialect.recordFailure())).isEqualTo(6);
         assertThat(placeholders(dialect.unpark())).isEqualTo(1);
         assertThat(placeholders(dialect.deletePublished()))
                 .isEqualTo(dialect.deletePublishedParameters(RETENTION, 100).length);
@@ -99,8 +99,9 @@ class OutboxDialectTest {
         assertThat(placeholderAt(recordFailure, "last_error = ")).isEqualTo(2);
         assertThat(placeholderAt(recordFailure,
                 "next_attempt_at = COALESCE\\((now\\(\\) \\+ |DATEADD\\(millisecond, )")).isEqualTo(3);
-        assertThat(placeholderAt(recordFailure, "WHERE id = ")).isEqualTo(4);
-        assertThat(placeholderAt(recordFailure, "AND claimed_by = ")).isEqualTo(5);
+        assertThat(placeholderAt(recordFailure, "parked_at = CASE WHEN ")).isEqualTo(4);
+        assertThat(placeholderAt(recordFailure, "WHERE id = ")).isEqualTo(5);
+        assertThat(placeholderAt(recordFailure, "AND claimed_by = ")).isEqualTo(6);
 
         for (String byOwner : List.of(dialect.markPublished(), dialect.release())) {
             assertThat(placeholderAt(byOwner, "AND claimed_by = ")).isEqualTo(2);
@@ -397,7 +398,7 @@ class OutboxDialectTest {
     }
 
     /** The 1-based position of the placeholder that directly follows the only match of {@code before}. */
-    private static int placeholderAt(String sql, String before) {
+    static int placeholderAt(String sql, String before) {
         Matcher matcher = Pattern.compile(before + "\\?").matcher(sql);
         assertThat(matcher.find()).as("'%s?' in %s", before, sql).isTrue();
         int end = matcher.end();

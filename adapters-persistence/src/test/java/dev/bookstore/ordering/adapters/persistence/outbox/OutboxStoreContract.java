@@ -545,15 +545,23 @@ abstract class OutboxStoreContract {
     }
 
     @Test
-    void theInboxForgetsDeliveriesReceivedBeforeTheCutoffAtMostLimitPerCall() {
+    void theInboxForgetsDeliveriesOlderThanTheAgeByTheDatabasesClockAtMostLimitPerCall() {
         for (int i = 0; i < 3; i++) {
             inbox.recordFirstDelivery("invoicing", UUID.randomUUID());
         }
+        UUID recent = UUID.randomUUID();
 
-        assertThat(inbox.deleteReceivedBefore(Instant.now().minus(Duration.ofHours(1)), 10)).isZero();
-        assertThat(inbox.deleteReceivedBefore(Instant.now().plus(Duration.ofHours(1)), 2)).isEqualTo(2);
-        assertThat(inbox.deleteReceivedBefore(Instant.now().plus(Duration.ofHours(1)), 2)).isEqualTo(1);
-        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM inbox_message", Integer.class)).isZero();
+        assertThat(inbox.deleteReceivedOlderThan(Duration.ofHours(1), 10)).isZero();
+        jdbc.update("postgresql".equals(expectedDialectName())
+                ? "UPDATE inbox_message SET received_at = received_at - interval '2 hours'"
+                : "UPDATE inbox_message SET received_at = DATEADD(hour, -2, received_at)");
+        inbox.recordFirstDelivery("invoicing", recent);
+
+        assertThat(inbox.deleteReceivedOlderThan(Duration.ofHours(1), 2)).isEqualTo(2);
+        assertThat(inbox.deleteReceivedOlderThan(Duration.ofHours(1), 2)).isEqualTo(1);
+        assertThat(inbox.deleteReceivedOlderThan(Duration.ofHours(1), 2)).isZero();
+        assertThat(jdbc.queryForList("SELECT message_id FROM inbox_message", String.class))
+                .singleElement().satisfies(id -> assertThat(id).isEqualToIgnoringCase(recent.toString()));
     }
 
     // --- helpers -------------------------------------------------------------------------------------------------

@@ -1,0 +1,83 @@
+package dev.bookstore.ordering.adapters.persistence.outbox;
+
+import dev.bookstore.ordering.adapters.persistence.outbox.OutboxAdministrationDialect.Statement;
+import dev.bookstore.ordering.application.outbox.OutboxEntry;
+import dev.bookstore.ordering.application.outbox.ReplaySelection;
+import dev.bookstore.ordering.application.port.out.OutboxAdministration;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.springframework.jdbc.core.ConnectionCallback;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.json.JsonMapper;
+
+/** {@link OutboxAdministration} on plain JDBC, each method one auto-committed statement of its dialect. */
+@Component
+public class JdbcOutboxAdministration implements OutboxAdministration {
+
+    private final JdbcTemplate jdbc;
+    private final OutboxAdministrationDialect dialect;
+    private final JsonMapper json;
+
+    public JdbcOutboxAdministration(DataSource dataSource, JsonMapper json) {
+        this.jdbc = new JdbcTemplate(dataSource);
+        this.dialect = jdbc.execute((ConnectionCallback<OutboxAdministrationDialect>) OutboxAdministrationDialect::of);
+        this.json = json;
+    }
+
+    @Override
+    public Optional<OutboxEntry> find(UUID id) {
+        return query(dialect.find(id)).stream().findFirst();
+    }
+
+    @Override
+    public List<OutboxEntry> parked(long afterPosition, int limit) {
+        return query(dialect.parked(afterPosition, limit));
+    }
+
+    @Override
+    public boolean deleteParked(UUID id) {
+        return update(dialect.deleteParked(id)) == 1;
+    }
+
+    @Override
+    public boolean resend(UUID id) {
+        return update(dialect.resend(id)) == 1;
+    }
+
+    @Override
+    public long countPublished(ReplaySelection selection, int atMost) {
+        Statement count = dialect.countPublished(selection, atMost);
+        Long counted = jdbc.queryForObject(count.sql(), Long.class, count.parameters());
+        return counted == null ? 0 : counted;
+    }
+
+    @Override
+    public int resendPublished(ReplaySelection selection, int limit) {
+        return update(dialect.resendPublished(selection, limit));
+    }
+
+    private int update(Statement statement) {
+        return jdbc.update(statement.sql(), statement.parameters());
+    }
+
+    private List<OutboxEntry> query(Statement statement) {
+        return jdbc.query(statement.sql(), this::toEntry, statement.parameters());
+    }
+
+    private OutboxEntry toEntry(ResultSet rs, int row) throws SQLException {
+        return new OutboxEntry(JdbcOutboxStore.readMessage(rs, json), OutboxEntry.Status.valueOf(rs.getString(12)),
+                rs.getString(13), instant(rs, 14), instant(rs, 15), instant(rs, 16));
+    }
+
+    private static Instant instant(ResultSet rs, int column) throws SQLException {
+        OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
+        return value == null ? null : value.toInstant();
+    }
+}

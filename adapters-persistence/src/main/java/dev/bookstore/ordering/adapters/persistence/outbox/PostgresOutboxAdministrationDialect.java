@@ -1,0 +1,58 @@
+package dev.bookstore.ordering.adapters.persistence.outbox;
+
+import dev.bookstore.ordering.application.outbox.ReplaySelection;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/** PostgreSQL: {@code LIMIT}, {@code now()}, JSON columns read as text. */
+final class PostgresOutboxAdministrationDialect implements OutboxAdministrationDialect {
+
+    private static final String SELECT = """
+            SELECT id, aggregate_type, aggregate_id, type, exchange, routing_key, payload::text, headers::text,
+                   occurred_at, attempts, position, status, last_error, created_at, published_at, parked_at
+              FROM outbox_message""";
+
+    @Override
+    public Statement find(UUID id) {
+        return new Statement(SELECT + " WHERE id = ?", new Object[] {id});
+    }
+
+    @Override
+    public Statement parked(long afterPosition, int limit) {
+        return new Statement(SELECT + " WHERE status = 'PARKED' AND position > ? ORDER BY position LIMIT ?",
+                new Object[] {afterPosition, limit});
+    }
+
+    @Override
+    public Statement deleteParked(UUID id) {
+        return new Statement("DELETE FROM outbox_message WHERE id = ? AND status = 'PARKED'", new Object[] {id});
+    }
+
+    @Override
+    public Statement resend(UUID id) {
+        return new Statement("UPDATE outbox_message SET %s WHERE id = ? AND status = 'PUBLISHED'"
+                .formatted(OutboxAdministrationDialect.resendAssignments("now()")), new Object[] {id});
+    }
+
+    @Override
+    public Statement countPublished(ReplaySelection selection, int limit) {
+        List<Object> parameters = new ArrayList<>();
+        String where = OutboxAdministrationDialect.selectionConditions(selection, parameters);
+        parameters.add(limit + 1);
+        return new Statement("SELECT count(*) FROM (SELECT 1 FROM outbox_message WHERE %s LIMIT ?) selected"
+                .formatted(where), parameters.toArray());
+    }
+
+    @Override
+    public Statement resendPublished(ReplaySelection selection, int limit) {
+        List<Object> parameters = new ArrayList<>();
+        String where = OutboxAdministrationDialect.selectionConditions(selection, parameters);
+        parameters.add(limit);
+        return new Statement("""
+                UPDATE outbox_message SET %s
+                 WHERE id IN (SELECT id FROM outbox_message WHERE %s ORDER BY position LIMIT ?)
+                   AND status = 'PUBLISHED'"""
+                .formatted(OutboxAdministrationDialect.resendAssignments("now()"), where), parameters.toArray());
+    }
+}

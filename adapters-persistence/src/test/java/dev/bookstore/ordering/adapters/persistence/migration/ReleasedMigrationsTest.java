@@ -1,0 +1,96 @@
+package dev.bookstore.ordering.adapters.persistence.migration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Released migrations are never edited: an instance of the previous release, and every database already migrated,
+ * relies on them as they were shipped (Flyway would refuse to start on a changed checksum, or worse, a changed
+ * script would never run where it already ran). This pins the SHA-256 of the bytes of every released script of both
+ * vendors; any edit, even of a comment or a line ending, fails the build. A new migration (V6 and later) is not
+ * listed here and changes nothing; once it is released, add its checksum. {@code .gitattributes} keeps the scripts'
+ * line endings as committed on every checkout.
+ */
+class ReleasedMigrationsTest {
+
+    private static final Map<String, String> RELEASED = released();
+
+    private static Map<String, String> released() {
+        Map<String, String> scripts = new LinkedHashMap<>();
+        scripts.put("postgresql/V1__orders_outbox_inbox.sql",
+                "587a8ef6f795651a068d6bc8dd8e9a6468c9e551ca7b8c5e03adc032af63f527");
+        scripts.put("postgresql/V2__outbox_published_count.sql",
+                "6d83479628229c1ee46f74bb85976edfd714ac74722f01b154e26af269e7c7c7");
+        scripts.put("postgresql/V3__idempotency_key.sql",
+                "d8c9c7005a98d48c9664ba1154cff0dff4170fe44bfb59d846912398e0bda8b0");
+        scripts.put("postgresql/V4__orders_by_customer.sql",
+                "9a7bc489b0d732b7b2fee1fb03a5042539e0ce70abddaab2e1bdd6e1ba239105");
+        scripts.put("postgresql/V5__outbox_position_and_created_at.sql",
+                "feeaa85079d1d78b1f47863ffce5367f3c4eb837fe615b426a8e726c79c6c792");
+        scripts.put("sqlserver/V1__orders_outbox_inbox.sql",
+                "24e580ef8df3323cbb14fad67bfe179a608a4495bf2c5cc34a9d6def63e56569");
+        scripts.put("sqlserver/V2__outbox_published_count.sql",
+                "5097fd5228fc582c5fbefe8c3a580ffa47b685d33dcbdedc709331d09ed337cb");
+        scripts.put("sqlserver/V3__idempotency_key.sql",
+                "78b4e3f7eea7b71de871c68dc96d0a7480ef3a6180f94534502186ca14c4e1cc");
+        scripts.put("sqlserver/V4__orders_by_customer.sql",
+                "9a7bc489b0d732b7b2fee1fb03a5042539e0ce70abddaab2e1bdd6e1ba239105");
+        scripts.put("sqlserver/V5__outbox_position_and_created_at.sql",
+                "d6e034f2ce36c647b2b8aa42141ea69fa8adf5a5febdfe1db4f9a19c704a54d9");
+        return scripts;
+    }
+
+    @Test
+    void everyReleasedMigrationOfBothVendorsIsByteForByteAsReleased() {
+        Map<String, String> actual = new LinkedHashMap<>();
+        RELEASED.keySet().forEach(script -> actual.put(script, sha256(read(script))));
+
+        assertThat(actual).as("released migrations are never edited; write a new version instead")
+                .containsExactlyEntriesOf(RELEASED);
+    }
+
+    @Test
+    void everyVendorHasItsFiveReleasedVersions() {
+        for (String vendor : new String[] {"postgresql", "sqlserver"}) {
+            assertThat(RELEASED.keySet().stream().filter(script -> script.startsWith(vendor + "/V")))
+                    .as(vendor).hasSize(5);
+        }
+    }
+
+    @Test
+    void aChangedByteChangesTheChecksum() {
+        // Proves the pin can fail: one space added to a released script gives another digest.
+        byte[] script = read("postgresql/V1__orders_outbox_inbox.sql");
+        byte[] edited = new byte[script.length + 1];
+        System.arraycopy(script, 0, edited, 0, script.length);
+        edited[script.length] = ' ';
+
+        assertThat(sha256(edited)).isNotEqualTo(RELEASED.get("postgresql/V1__orders_outbox_inbox.sql"));
+    }
+
+    private static byte[] read(String script) {
+        String path = "db/migration/" + script;
+        try (InputStream in = ReleasedMigrationsTest.class.getClassLoader().getResourceAsStream(path)) {
+            assertThat(in).as(path).isNotNull();
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new IllegalStateException(path, e);
+        }
+    }
+
+    private static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
+    }
+}

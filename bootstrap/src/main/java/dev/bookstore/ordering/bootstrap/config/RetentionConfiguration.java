@@ -1,0 +1,47 @@
+package dev.bookstore.ordering.bootstrap.config;
+
+import dev.bookstore.ordering.adapters.persistence.inbox.JdbcInboxStore;
+import dev.bookstore.ordering.application.port.out.IdempotencyKeys;
+import dev.bookstore.ordering.application.port.out.OutboxStore;
+import dev.bookstore.ordering.bootstrap.retention.RetentionJob;
+import dev.bookstore.ordering.bootstrap.retention.RetentionScheduling;
+import java.util.List;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.scheduling.annotation.EnableScheduling;
+
+/**
+ * Retention of what grows: published outbox messages, the {@code Idempotency-Key}s of {@code POST /orders} and
+ * the inbox's processed message ids, each by one {@link RetentionJob} on every instance. Parked outbox messages
+ * are never deleted automatically: an operator requeues or discards them ({@code /admin/outbox}).
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableScheduling
+class RetentionConfiguration {
+
+    @Bean
+    RetentionJob outboxRetentionJob(OutboxStore outbox, OutboxProperties properties) {
+        return new RetentionJob("outbox message(s) published", properties.retention(),
+                properties.retentionInterval(), properties.retentionChunk(),
+                limit -> outbox.deletePublishedOlderThan(properties.retention(), limit));
+    }
+
+    @Bean
+    RetentionJob idempotencyKeyRetentionJob(IdempotencyKeys keys, IdempotencyProperties properties) {
+        return new RetentionJob("idempotency key(s) recorded", properties.retention(),
+                properties.retentionInterval(), properties.retentionChunk(),
+                limit -> keys.deleteExpired(properties.retention(), limit));
+    }
+
+    @Bean
+    RetentionJob inboxRetentionJob(JdbcInboxStore inbox, InboxProperties properties) {
+        return new RetentionJob("inbox message(s) received", properties.retention(),
+                properties.retentionInterval(), properties.retentionChunk(),
+                limit -> inbox.deleteReceivedOlderThan(properties.retention(), limit));
+    }
+
+    @Bean
+    static RetentionScheduling retentionScheduling(List<RetentionJob> jobs) {
+        return new RetentionScheduling(jobs);
+    }
+}

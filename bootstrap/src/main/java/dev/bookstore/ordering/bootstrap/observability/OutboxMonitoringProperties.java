@@ -1,0 +1,48 @@
+package dev.bookstore.ordering.bootstrap.observability;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.AssertTrue;
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * How the outbox is watched, under {@code ordering.outbox.stats} and {@code ordering.outbox.health}.
+ *
+ * @param stats the one statistics query that the gauges, the {@code outbox} health component, {@code /outbox/stats}
+ *              and the live page all read
+ * @param health the age thresholds of the {@code outbox} health component
+ */
+@Validated
+@ConfigurationProperties("ordering.outbox")
+public record OutboxMonitoringProperties(@Valid @DefaultValue Stats stats, @Valid @DefaultValue Health health) {
+
+    /**
+     * @param refreshInterval how often this instance counts the outbox (one indexed query); every reader gets the
+     *                        latest count, so scrapes, probes and page refreshes add no query of their own
+     */
+    public record Stats(@DefaultValue("2s") @NotNull Duration refreshInterval) {
+
+        @AssertTrue(message = "refresh-interval must be between 100ms and 5m")
+        boolean isRefreshIntervalSane() {
+            return refreshInterval == null || (refreshInterval.compareTo(Duration.ofMillis(100)) >= 0
+                    && refreshInterval.compareTo(Duration.ofMinutes(5)) <= 0);
+        }
+    }
+
+    /**
+     * @param degradedAfter the {@code outbox} component is {@code DEGRADED} once the oldest pending message is older
+     * @param downAfter the {@code outbox} component is {@code DOWN} once the oldest pending message is older
+     */
+    public record Health(@DefaultValue("10s") @NotNull Duration degradedAfter,
+                         @DefaultValue("60s") @NotNull Duration downAfter) {
+
+        @AssertTrue(message = "degraded-after must be positive and below down-after")
+        boolean isThresholdsOrdered() {
+            return degradedAfter == null || downAfter == null
+                    || (!degradedAfter.isNegative() && !degradedAfter.isZero() && degradedAfter.compareTo(downAfter) < 0);
+        }
+    }
+}

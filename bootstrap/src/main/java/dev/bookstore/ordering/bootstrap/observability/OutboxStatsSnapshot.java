@@ -1,0 +1,105 @@
+package dev.bookstore.ordering.bootstrap.observability;
+
+import dev.bookstore.ordering.application.outbox.OutboxStats;
+import dev.bookstore.ordering.application.port.in.GetOutboxStatsQuery;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * The outbox statistics of this instance, counted by one query every {@code refresh-interval} on a thread of its own
+ * and kept: the gauges, the {@code outbox} health component, {@code GET /outbox/stats} and the live page read this
+ * snapshot, so however often they are scraped, probed or refreshed, the database sees one query per interval.
+ *
+ * <p>Its own thread, not the shared scheduler: a long retention run must not freeze the age that the health and
+ * the alerts watch. When a refresh fails (the database is down), the last good numbers stay, with the failure
+ * beside them ({@link Snapshot#error()}), and the next interval tries again.
+ */
+public final class OutboxStatsSnapshot implements GetOutboxStatsQuery, SmartLifecycle {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OutboxStatsSnapshot.class);
+
+    /**
+     * @param stats the last numbers counted, null before the first successful refresh
+     * @param countedAt when they were counted, by this instance's clock (information only)
+     * @param error why the last refresh failed, null when it succeeded
+     */
+    public record Snapshot(OutboxStats stats, Instant countedAt, String error) {
+    }
+
+    private final GetOutboxStatsQuery source;
+    private final Duration interval;
+    private volatile Snapshot current = new Snapshot(null, null, "not counted yet");
+    private ScheduledExecutorService scheduler;
+
+    public OutboxStatsSnapshot(GetOutboxStatsQuery source, Duration interval) {
+        this.source = Objects.requireNonNull(source, "source");
+        this.interval = Objects.requireNonNull(interval, "interval");
+    }
+
+    /** Counts the outbox now; called every interval, and by tests that do not want to wait for it. */
+    public void refresh() {
+        try {
+            current = new Snapshot(source.outboxStats(), Instant.now(), null);
+        } catch (RuntimeException e) {
+            if (current.error() == null) {
+                LOG.warn("Cannot count the outbox, keeping the last numbers until it works again: {}", e.toString());
+            }
+            current = new Snapshot(current.stats(), current.countedAt(), e.getClass().getSimpleName());
+        }
+    }
+
+    public Snapshot current() {
+        return current;
+    }
+
+    /** The last numbers counted; before the first count succeeded, an {@link IllegalStateException}. */
+    @Override
+    public OutboxStats outboxStats() {
+        OutboxStats stats = current.stats();
+        if (stats == null) {
+            throw new IllegalStateException("The outbox has not been counted yet: " + current.error());
+        }
+        return stats;
+    }
+
+    /** The last numbers counted, or all zero before the first count: what a gauge shows. */
+    OutboxStats statsOrZero() {
+        OutboxStats stats = current.stats();
+        return stats != null ? stats : new OutboxStats(0, 0, 0, Duration.ZERO);
+    }
+
+    @Override
+    public synchronized void start() {
+        if (scheduler != null) {
+            return;
+        }
+        refresh(); // the first numbers are there before the service takes requests
+        scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "outbox-stats");
+            thread.setDaemon(true);
+            return thread;
+        });
+        scheduler.scheduleWithFixedDelay(this::refresh, interval.toMillis(), interval.toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public synchronized void stop() {
+        if (scheduler != null) {
+            scheduler.shutdownNow();
+            scheduler = null;
+        }
+    }
+
+    @Override
+    public synchronized boolean isRunning() {
+        return scheduler != null;
+    }
+}

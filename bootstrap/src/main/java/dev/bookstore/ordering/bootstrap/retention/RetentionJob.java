@@ -1,0 +1,70 @@
+package dev.bookstore.ordering.bootstrap.retention;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.IntUnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps one table from growing forever: deletes rows older than a retention, in bounded chunks, each chunk one
+ * short auto-committed statement so that none holds many locks or a long transaction. Every instance runs every job
+ * ({@link RetentionScheduling}); the statements compare ages on the database's clock and skip rows another
+ * instance is deleting ({@code SKIP LOCKED} / {@code READPAST}), so instances never wait for each other, delete a
+ * row twice or delete early because a host's clock is off.
+ *
+ * <p>The outbox job deletes published rows only: pending and parked rows are never deleted automatically.
+ */
+public final class RetentionJob {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RetentionJob.class);
+
+    private final String what;
+    private final Duration retention;
+    private final Duration interval;
+    private final int chunk;
+    private final IntUnaryOperator deleteChunk;
+
+    /**
+     * @param what the rows, for the log: "inbox message(s) received"
+     * @param deleteChunk deletes at most its argument of rows older than {@code retention}; returns how many
+     */
+    public RetentionJob(String what, Duration retention, Duration interval, int chunk, IntUnaryOperator deleteChunk) {
+        if (chunk < 1) {
+            throw new IllegalArgumentException("chunk must be positive, got " + chunk);
+        }
+        this.what = Objects.requireNonNull(what, "what");
+        this.retention = Objects.requireNonNull(retention, "retention");
+        this.interval = Objects.requireNonNull(interval, "interval");
+        this.chunk = chunk;
+        this.deleteChunk = Objects.requireNonNull(deleteChunk, "deleteChunk");
+    }
+
+    /** How often the job runs on each instance. */
+    public Duration interval() {
+        return interval;
+    }
+
+    /** One scheduled run: never throws, so the schedule goes on after a failure (the next run tries again). */
+    public void run() {
+        try {
+            int deleted = purge();
+            if (deleted > 0) {
+                LOG.info("Deleted {} {} more than {} ago", deleted, what, retention);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("Deleting old {} failed, will try again: {}", what, e.toString());
+        }
+    }
+
+    /** Deletes chunk after chunk until a chunk comes back short; returns the total. */
+    public int purge() {
+        int total = 0;
+        int deleted;
+        do {
+            deleted = deleteChunk.applyAsInt(chunk);
+            total += deleted;
+        } while (deleted == chunk);
+        return total;
+    }
+}

@@ -1,0 +1,146 @@
+package dev.bookstore.ordering.bootstrap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
+import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
+import dev.bookstore.ordering.bootstrap.modulith.IncompletePublicationsGauge;
+import dev.bookstore.ordering.bootstrap.retention.RetentionJob;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+/**
+ * Retention on the real PostgreSQL: old inbox rows go in chunks while another instance's locks are skipped,
+ * published outbox rows go after their retention, parked and pending rows never do; the incomplete Modulith
+ * publications are counted in a gauge.
+ */
+class RetentionIT {
+
+    private TestPostgres.Database database;
+    private DataSource dataSource;
+    private JdbcTemplate jdbc;
+    private ServiceInstance instance;
+
+    @BeforeEach
+    void startInstance() {
+        database = TestPostgres.newDatabase();
+        dataSource = new DriverManagerDataSource(database.url(), database.username(), database.password());
+        jdbc = new JdbcTemplate(dataSource);
+        TestRabbit.Broker broker = TestRabbit.broker();
+        Map<String, String> properties = new HashMap<>();
+        properties.put("spring.rabbitmq.username", broker.username());
+        properties.put("spring.rabbitmq.password", broker.password());
+        properties.put("ordering.outbox.enabled", "false");
+        // The tests run the jobs themselves; the schedule must not race them.
+        properties.put("ordering.outbox.retention-interval", "1h");
+        properties.put("ordering.idempotency.retention-interval", "1h");
+        properties.put("ordering.inbox.retention-interval", "1h");
+        properties.put("ordering.inbox.retention", "1h");
+        properties.put("ordering.inbox.retention-chunk", "2");
+        properties.put("ordering.outbox.retention", "1d");
+        properties.put("ordering.modulith.incomplete-publications-interval", "200ms");
+        instance = ServiceInstance.start(database, broker.host(), broker.port(), TestRabbit.uniqueExchange(),
+                properties);
+    }
+
+    @AfterEach
+    void stop() {
+        instance.close();
+        TestPostgres.drop(database);
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS) // a delete that waited for the held lock would hang, not fail
+    void oldInboxRowsAreDeletedInChunksSkippingARowAnotherInstanceHoldsAndRecentOnesStay() throws Exception {
+        for (int i = 0; i < 5; i++) {
+            jdbc.update("INSERT INTO inbox_message (consumer, message_id, received_at) "
+                    + "VALUES ('invoicing', ?, now() - interval '2 hours')", UUID.randomUUID());
+        }
+        UUID held = UUID.randomUUID();
+        jdbc.update("INSERT INTO inbox_message (consumer, message_id, received_at) "
+                + "VALUES ('invoicing', ?, now() - interval '2 hours')", held);
+        UUID recent = UUID.randomUUID();
+        jdbc.update("INSERT INTO inbox_message (consumer, message_id) VALUES ('invoicing', ?)", recent);
+        RetentionJob job = instance.bean("inboxRetentionJob", RetentionJob.class);
+
+        int deleted;
+        // Another instance is deleting the held row right now: its transaction holds the row's lock.
+        try (Connection other = dataSource.getConnection()) {
+            other.setAutoCommit(false);
+            try (PreparedStatement lock = other.prepareStatement(
+                    "SELECT 1 FROM inbox_message WHERE message_id = ? FOR UPDATE")) {
+                lock.setObject(1, held);
+                lock.executeQuery().close();
+            }
+            deleted = job.purge();
+            other.rollback();
+        }
+
+        assertThat(deleted).as("5 old rows in chunks of 2, the held one skipped, not waited for").isEqualTo(5);
+        assertThat(jdbc.queryForList("SELECT message_id FROM inbox_message ORDER BY received_at", UUID.class))
+                .containsExactly(held, recent);
+        assertThat(job.purge()).as("the next run takes what was held").isEqualTo(1);
+        assertThat(jdbc.queryForList("SELECT message_id FROM inbox_message", UUID.class)).containsExactly(recent);
+    }
+
+    @Test
+    void theOutboxRetentionDeletesOldPublishedRowsAndNeverParkedOrPendingOnes() {
+        UUID oldPublished = insertOutboxRow("PUBLISHED", "now() - interval '2 days'");
+        UUID recentPublished = insertOutboxRow("PUBLISHED", "now() - interval '1 hour'");
+        UUID oldParked = insertOutboxRow("PARKED", null);
+        UUID oldPending = insertOutboxRow("PENDING", null);
+        jdbc.update("UPDATE outbox_message SET occurred_at = now() - interval '30 days', "
+                + "created_at = now() - interval '30 days', next_attempt_at = now() + interval '1 day'");
+
+        int deleted = instance.bean("outboxRetentionJob", RetentionJob.class).purge();
+
+        assertThat(deleted).isEqualTo(1);
+        assertThat(jdbc.queryForList("SELECT id FROM outbox_message", UUID.class))
+                .containsExactlyInAnyOrder(recentPublished, oldParked, oldPending)
+                .doesNotContain(oldPublished);
+    }
+
+    @Test
+    void incompleteModulithPublicationsAreCountedInAGaugeRefreshedOnASchedule() {
+        MeterRegistry registry = instance.bean(MeterRegistry.class);
+        await().atMost(Duration.ofSeconds(5)).until(() -> gauge(registry) == 0.0);
+
+        for (String completion : List.of("NULL", "NULL", "now()")) {
+            jdbc.update("INSERT INTO event_publication (id, listener_id, event_type, serialized_event, "
+                    + "publication_date, completion_date) VALUES (?, 'listener', 'OrderPlaced', '{}', now(), "
+                    + completion + ")", UUID.randomUUID());
+        }
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> gauge(registry) == 2.0);
+        jdbc.update("UPDATE event_publication SET completion_date = now()");
+        await().atMost(Duration.ofSeconds(5)).until(() -> gauge(registry) == 0.0);
+    }
+
+    private static double gauge(MeterRegistry registry) {
+        return registry.get(IncompletePublicationsGauge.NAME).gauge().value();
+    }
+
+    private UUID insertOutboxRow(String status, String publishedAt) {
+        UUID id = UUID.randomUUID();
+        jdbc.update("INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, "
+                + "payload, occurred_at, status, published_at) VALUES (?, 'order', 'order-1', "
+                + "'bookstore.order-placed.v1', 'x', 'order.placed', '{}'::jsonb, now(), ?, "
+                + (publishedAt == null ? "NULL" : publishedAt) + ")", id, status);
+        return id;
+    }
+}

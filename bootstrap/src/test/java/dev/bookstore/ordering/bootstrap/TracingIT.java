@@ -1,0 +1,225 @@
+package dev.bookstore.ordering.bootstrap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.bookstore.ordering.adapters.messaging.in.OrderPlacedInboxListener;
+import dev.bookstore.ordering.adapters.messaging.out.OrderingTopology;
+import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
+import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
+import dev.bookstore.ordering.application.port.out.InboxStore;
+import io.micrometer.tracing.Span;
+import io.micrometer.tracing.Tracer;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.amqp.core.Declarables;
+import org.springframework.amqp.core.Queue;
+import org.springframework.amqp.rabbit.connection.ConnectionFactory;
+import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * One trace from the HTTP request to the consumer, through the outbox, with Micrometer Tracing's OpenTelemetry
+ * bridge, against the real PostgreSQL and RabbitMQ: the request's context is stored with the row, the relay's
+ * publish span is its child, the message carries the publish span's {@code traceparent}, and the inbox listener's
+ * span (Spring AMQP observation) continues it.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ActiveProfiles("postgres")
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+class TracingIT {
+
+    private static final TestPostgres.Database DATABASE = TestPostgres.newDatabase();
+    private static final TestRabbit.Broker BROKER = TestRabbit.broker();
+    private static final String EXCHANGE = TestRabbit.uniqueExchange();
+    private static final String QUEUE = TestRabbit.uniqueQueue("tracing");
+    private static final String CONSUMER = "tracing-it";
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        registry.add("spring.datasource.url", DATABASE::url);
+        registry.add("spring.datasource.username", DATABASE::username);
+        registry.add("spring.datasource.password", DATABASE::password);
+        registry.add("spring.rabbitmq.host", BROKER::host);
+        registry.add("spring.rabbitmq.port", BROKER::port);
+        registry.add("spring.rabbitmq.username", BROKER::username);
+        registry.add("spring.rabbitmq.password", BROKER::password);
+        registry.add("ordering.outbox.exchange", () -> EXCHANGE);
+        registry.add("ordering.outbox.poll-interval", () -> "100ms");
+        registry.add("management.tracing.sampling.probability", () -> "1.0");
+        registry.add("ordering.outbox.retention-interval", () -> "1h");
+        registry.add("ordering.idempotency.retention-interval", () -> "1h");
+        registry.add(TestTokens.PUBLIC_KEY_PROPERTY, TestTokens::publicKeyLocation);
+    }
+
+    @AfterAll
+    static void dropDatabase() {
+        TestPostgres.drop(DATABASE);
+    }
+
+    /** Spans as the OpenTelemetry SDK hands them to an exporter. */
+    static final class RecordingSpanExporter implements SpanExporter {
+
+        final List<SpanData> spans = new CopyOnWriteArrayList<>();
+
+        @Override
+        public CompletableResultCode export(Collection<SpanData> batch) {
+            spans.addAll(batch);
+            return CompletableResultCode.ofSuccess();
+        }
+
+        @Override
+        public CompletableResultCode flush() {
+            return CompletableResultCode.ofSuccess();
+        }
+
+        @Override
+        public CompletableResultCode shutdown() {
+            return CompletableResultCode.ofSuccess();
+        }
+    }
+
+    /** What the consumer's handler saw: the order and the span current while it ran. */
+    record Consumed(String orderId, String traceId, String spanId) {
+    }
+
+    @TestConfiguration(proxyBeanMethods = false)
+    static class ConsumerAndExporter {
+
+        @Bean
+        RecordingSpanExporter recordingSpanExporter() {
+            return new RecordingSpanExporter();
+        }
+
+        @Bean
+        List<Consumed> consumed() {
+            return new CopyOnWriteArrayList<>();
+        }
+
+        @Bean
+        Declarables tracingConsumerDeclarables(OrderingTopology topology) {
+            return topology.consumerDeclarables(new Queue(QUEUE, false, false, true));
+        }
+
+        @Bean
+        SimpleMessageListenerContainer tracingConsumer(ConnectionFactory connectionFactory, InboxStore inbox,
+                                                       PlatformTransactionManager transactions, Tracer tracer,
+                                                       List<Consumed> consumed) {
+            return new OrderPlacedInboxListener(CONSUMER, inbox, new TransactionTemplate(transactions), order -> {
+                Span span = tracer.currentSpan();
+                consumed.add(new Consumed(order.orderId().toString(),
+                        span == null ? null : span.context().traceId(), span == null ? null : span.context().spanId()));
+            }).container(connectionFactory, QUEUE);
+        }
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    RecordingSpanExporter exporter;
+
+    @Autowired
+    List<Consumed> consumed;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    @Test
+    void theRequestsTraceIdIsThePublishedMessagesAndTheConsumersTrace() {
+        String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+        String callerSpanId = "00f067aa0ba902b7";
+
+        HttpJson.Response response = new HttpJson(port).postJson("/orders",
+                HttpJson.orderJson(UUID.randomUUID().toString(), 1),
+                "traceparent", "00-" + traceId + "-" + callerSpanId + "-01");
+
+        assertThat(response.status()).isEqualTo(201);
+        String orderId = response.json().get("id").asString();
+        assertThat(response.header("traceparent")).matches("00-" + traceId + "-[0-9a-f]{16}-01")
+                .doesNotContain(callerSpanId);
+
+        // The row keeps the request's context.
+        String storedHeaders = jdbc.queryForObject("SELECT headers::text FROM outbox_message WHERE aggregate_id = ?",
+                String.class, orderId);
+        String storedTraceparent = JsonMapper.builder().build().readTree(storedHeaders).get("traceparent").asString();
+        assertThat(storedTraceparent).startsWith("00-" + traceId + "-");
+        String requestSpanId = storedTraceparent.substring(36, 52);
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> consumed.stream().anyMatch(c -> c.orderId().equals(orderId)));
+        Consumed consumer = consumed.stream().filter(c -> c.orderId().equals(orderId)).findFirst().orElseThrow();
+        assertThat(consumer.traceId()).isEqualTo(traceId);
+
+        // Spans leave through the exporter in batches: wait for the consumer's span, the last one to end.
+        await().atMost(Duration.ofSeconds(30)).until(() -> spanWithId(consumer.spanId()) != null);
+        String messageId = jdbc.queryForObject("SELECT id::text FROM outbox_message WHERE aggregate_id = ?",
+                String.class, orderId);
+        SpanData publish = exporter.spans.stream()
+                .filter(span -> span.getName().equals("outbox publish"))
+                .filter(span -> messageId.equals(attribute(span, "messaging.message.id")))
+                .findFirst().orElseThrow();
+        assertThat(publish.getTraceId()).isEqualTo(traceId);
+        assertThat(publish.getKind()).isEqualTo(SpanKind.PRODUCER);
+        assertThat(publish.getParentSpanId()).isEqualTo(requestSpanId);
+        assertThat(attribute(publish, "outbox.outcome")).isEqualTo("CONFIRMED");
+
+        SpanData request = spanWithId(requestSpanId);
+        assertThat(request).isNotNull();
+        assertThat(request.getKind()).isEqualTo(SpanKind.SERVER);
+        assertThat(request.getParentSpanId()).isEqualTo(callerSpanId);
+
+        // The consumer's span is the observation of the delivery, child of the publish span.
+        SpanData consumerSpan = spanWithId(consumer.spanId());
+        assertThat(consumerSpan.getTraceId()).isEqualTo(traceId);
+        assertThat(consumerSpan.getKind()).isEqualTo(SpanKind.CONSUMER);
+        assertThat(consumerSpan.getParentSpanId()).isEqualTo(publish.getSpanId());
+    }
+
+    @Test
+    void aRequestWithoutTraceparentStartsATraceThatTheMessageCarries() {
+        HttpJson.Response response = new HttpJson(port).postJson("/orders",
+                HttpJson.orderJson(UUID.randomUUID().toString(), 1));
+
+        assertThat(response.status()).isEqualTo(201);
+        String orderId = response.json().get("id").asString();
+        String responseTraceparent = response.header("traceparent");
+        assertThat(responseTraceparent).matches("00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}");
+        String traceId = responseTraceparent.substring(3, 35);
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> consumed.stream().anyMatch(c -> c.orderId().equals(orderId)));
+        assertThat(consumed.stream().filter(c -> c.orderId().equals(orderId)).findFirst().orElseThrow().traceId())
+                .isEqualTo(traceId);
+    }
+
+    private SpanData spanWithId(String spanId) {
+        return exporter.spans.stream().filter(span -> span.getSpanId().equals(spanId)).findFirst().orElse(null);
+    }
+
+    private static String attribute(SpanData span, String key) {
+        Map<String, Object> attributes = new java.util.HashMap<>();
+        span.getAttributes().forEach((k, v) -> attributes.put(k.getKey(), v));
+        return String.valueOf(attributes.get(key));
+    }
+}

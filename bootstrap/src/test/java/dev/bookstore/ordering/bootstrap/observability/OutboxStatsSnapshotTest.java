@@ -1,0 +1,116 @@
+package dev.bookstore.ordering.bootstrap.observability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+import dev.bookstore.ordering.application.outbox.OutboxStats;
+import dev.bookstore.ordering.application.port.in.GetOutboxStatsQuery;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+
+/** The snapshot is the only reader of the database: gauges, health and {@code /outbox/stats} read what it holds. */
+class OutboxStatsSnapshotTest {
+
+    private final AtomicInteger queries = new AtomicInteger();
+    private final AtomicReference<Object> next = new AtomicReference<>(new OutboxStats(3, 1, 7, Duration.ofSeconds(2)));
+    private final GetOutboxStatsQuery database = () -> {
+        queries.incrementAndGet();
+        Object answer = next.get();
+        if (answer instanceof RuntimeException e) {
+            throw e;
+        }
+        return (OutboxStats) answer;
+    };
+    private final OutboxStatsSnapshot snapshot = new OutboxStatsSnapshot(database, Duration.ofMinutes(1));
+    private final OutboxHealthIndicator health = new OutboxHealthIndicator(snapshot,
+            new OutboxHealthThresholds(Duration.ofSeconds(10), Duration.ofSeconds(60)));
+
+    @Test
+    void readersOfTheGaugesTheHealthAndTheStatsNeverQueryTheDatabase() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new OutboxGauges(snapshot).bindTo(registry);
+        snapshot.refresh();
+
+        for (int i = 0; i < 100; i++) {
+            snapshot.outboxStats();
+            health.health();
+            registry.get(OutboxGauges.PENDING).gauge().value();
+        }
+
+        assertThat(queries).hasValue(1);
+        assertThat(registry.get(OutboxGauges.PENDING).gauge().value()).isEqualTo(3);
+        assertThat(registry.get(OutboxGauges.PARKED).gauge().value()).isEqualTo(1);
+        assertThat(registry.get(OutboxGauges.OLDEST_PENDING_AGE).gauge().value()).isEqualTo(2.0);
+        assertThat(snapshot.outboxStats()).isEqualTo(new OutboxStats(3, 1, 7, Duration.ofSeconds(2)));
+    }
+
+    @Test
+    void theGaugesFollowTheNextRefresh() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new OutboxGauges(snapshot).bindTo(registry);
+        snapshot.refresh();
+        next.set(new OutboxStats(0, 2, 10, Duration.ZERO));
+
+        snapshot.refresh();
+
+        assertThat(registry.get(OutboxGauges.PENDING).gauge().value()).isZero();
+        assertThat(registry.get(OutboxGauges.PARKED).gauge().value()).isEqualTo(2);
+        assertThat(registry.get(OutboxGauges.OLDEST_PENDING_AGE).gauge().value()).isZero();
+    }
+
+    @Test
+    void aFailedRefreshKeepsTheLastNumbersAndMakesTheHealthUnknown() {
+        snapshot.refresh();
+        next.set(new IllegalStateException("connection refused"));
+
+        snapshot.refresh();
+
+        assertThat(snapshot.outboxStats().pending()).isEqualTo(3);
+        Health unknown = health.health();
+        assertThat(unknown.getStatus()).isEqualTo(Status.UNKNOWN);
+        assertThat(unknown.getDetails()).containsKey("error").containsKey("lastCountedAt");
+
+        next.set(new OutboxStats(0, 0, 10, Duration.ZERO));
+        snapshot.refresh();
+        assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+    }
+
+    @Test
+    void beforeTheFirstCountTheStatsAreNotInventedButTheGaugesShowZero() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new OutboxGauges(snapshot).bindTo(registry);
+
+        assertThatIllegalStateException().isThrownBy(snapshot::outboxStats);
+        assertThat(registry.get(OutboxGauges.PENDING).gauge().value()).isZero();
+        assertThat(health.health().getStatus()).isEqualTo(Status.UNKNOWN);
+    }
+
+    @Test
+    void theHealthShowsTheAgeAndTheThresholds() {
+        next.set(new OutboxStats(4, 0, 0, Duration.ofSeconds(11)));
+        snapshot.refresh();
+
+        Health degraded = health.health();
+
+        assertThat(degraded.getStatus()).isEqualTo(OutboxHealthThresholds.DEGRADED);
+        assertThat(degraded.getDetails()).containsEntry("pending", 4L).containsEntry("oldestPendingAgeSeconds", 11.0)
+                .containsEntry("degradedAfterSeconds", 10.0).containsEntry("downAfterSeconds", 60.0);
+    }
+
+    @Test
+    void startCountsAtOnceAndStopEndsTheRefreshes() {
+        snapshot.start();
+        try {
+            assertThat(queries).hasValue(1);
+            assertThat(snapshot.isRunning()).isTrue();
+        } finally {
+            snapshot.stop();
+        }
+        assertThat(snapshot.isRunning()).isFalse();
+    }
+}
