@@ -12,7 +12,8 @@ import org.springframework.validation.annotation.Validated;
 
 /**
  * Every relay knob, under {@code ordering.outbox}. Bad values stop the service at start-up with the name of
- * the property and what it must be.
+ * the property and what it must be. Each {@code @param} is also the property's description in the configuration
+ * metadata that IDEs show (plain text: the configuration processor copies it as it is).
  *
  * @param enabled whether this instance runs relay workers at all (the API works either way)
  * @param exchange the topic exchange messages are published to
@@ -20,9 +21,9 @@ import org.springframework.validation.annotation.Validated;
  * @param workers relay threads in this instance, each with its own lease owner and channel
  * @param pollInterval how often an idle relay looks for due messages it was not woken for, and how long it waits
  *                     between tries while the broker is unavailable
- * @param pollIntervalWhenNotified the idle poll while PostgreSQL {@code NOTIFY} wakes the relays of all instances:
+ * @param pollIntervalWhenNotified the idle poll while PostgreSQL NOTIFY wakes the relays of all instances:
  *                     then the poll is only the safety net (for retries that became due and expired leases)
- * @param notifyMinInterval the shortest time between two {@code NOTIFY}s of one instance; the commits in between
+ * @param notifyMinInterval the shortest time between two NOTIFYs of one instance; the commits in between
  *                     are announced together
  * @param lease how long claimed messages stay reserved for the relay that claimed them
  * @param confirmTimeout how long a relay waits for the broker's confirms of one batch

@@ -11,9 +11,9 @@ import org.springframework.validation.annotation.Validated;
 /**
  * How the outbox is watched, under {@code ordering.outbox.stats} and {@code ordering.outbox.health}.
  *
- * @param stats the one statistics query that the gauges, the {@code outbox} health component, {@code /outbox/stats}
- *              and the live page all read
- * @param health the age thresholds of the {@code outbox} health component
+ * @param stats the one statistics query that the gauges, the outbox health component, /outbox/stats and the live
+ *              page all read
+ * @param health the age thresholds of the outbox health component
  */
 @Validated
 @ConfigurationProperties("ordering.outbox")
@@ -33,8 +33,8 @@ public record OutboxMonitoringProperties(@Valid @DefaultValue Stats stats, @Vali
     }
 
     /**
-     * @param degradedAfter the {@code outbox} component is {@code DEGRADED} once the oldest pending message is older
-     * @param downAfter the {@code outbox} component is {@code DOWN} once the oldest pending message is older
+     * @param degradedAfter the outbox health component is DEGRADED once the oldest pending message is older than this
+     * @param downAfter the outbox health component is DOWN once the oldest pending message is older than this
      */
     public record Health(@DefaultValue("10s") @NotNull Duration degradedAfter,
                          @DefaultValue("60s") @NotNull Duration downAfter) {

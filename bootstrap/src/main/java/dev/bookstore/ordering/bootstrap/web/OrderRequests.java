@@ -1,6 +1,11 @@
 package dev.bookstore.ordering.bootstrap.web;
 
 import dev.bookstore.ordering.application.port.in.PlaceOrderCommand;
+import dev.bookstore.ordering.domain.order.Order;
+import dev.bookstore.ordering.domain.order.OrderLine;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.media.Schema.RequiredMode;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.UUID;
@@ -11,7 +16,14 @@ final class OrderRequests {
     private OrderRequests() {
     }
 
-    record PlaceOrder(UUID customerId, String currency, List<Item> items) {
+    @Schema(name = "PlaceOrderRequest", description = "An order to place")
+    record PlaceOrder(
+            @Schema(requiredMode = RequiredMode.REQUIRED,
+                    description = "The customer: the subject of the caller's token") UUID customerId,
+            @Schema(requiredMode = RequiredMode.REQUIRED, description = "ISO 4217 code; every item is priced in it",
+                    example = "EUR", pattern = "^[A-Z]{3}$") String currency,
+            @ArraySchema(minItems = 1, maxItems = Order.MAX_LINES, arraySchema = @Schema(
+                    requiredMode = RequiredMode.REQUIRED, description = "The books ordered")) List<Item> items) {
 
         PlaceOrderCommand toCommand() {
             List<PlaceOrderCommand.Item> lines = items == null ? null : items.stream()
@@ -21,13 +33,26 @@ final class OrderRequests {
         }
     }
 
-    record Item(String bookId, Integer quantity, BigDecimal unitPrice) {
+    @Schema(name = "OrderItemRequest")
+    record Item(
+            @Schema(requiredMode = RequiredMode.REQUIRED, example = "978-0134494166", pattern = "^[A-Za-z0-9_-]{1,64}$")
+            String bookId,
+            @Schema(requiredMode = RequiredMode.REQUIRED, minimum = "" + OrderLine.MIN_QUANTITY,
+                    maximum = "" + OrderLine.MAX_QUANTITY, example = "2")
+            Integer quantity,
+            @Schema(requiredMode = RequiredMode.REQUIRED, type = "string", example = "9.95",
+                    description = "At most the currency's minor units; a JSON number is accepted too")
+            BigDecimal unitPrice) {
 
         PlaceOrderCommand.Item toCommandItem() {
             return new PlaceOrderCommand.Item(bookId, quantity, unitPrice);
         }
     }
 
-    record CancelOrder(String reason) {
+    @Schema(name = "CancelOrderRequest")
+    record CancelOrder(
+            @Schema(requiredMode = RequiredMode.REQUIRED, minLength = 1, maxLength = Order.MAX_REASON_LENGTH,
+                    description = "Why, for people: no control characters but tab and line breaks")
+            String reason) {
     }
 }

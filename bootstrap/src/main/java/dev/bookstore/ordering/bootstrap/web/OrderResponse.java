@@ -1,6 +1,8 @@
 package dev.bookstore.ordering.bootstrap.web;
 
 import dev.bookstore.ordering.application.port.in.OrderDetails;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.media.Schema.RequiredMode;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -9,10 +11,22 @@ import java.util.UUID;
  * An order as the API shows it. Amounts are strings with the currency's scale ("19.90"), so no client parses
  * money into a binary float by accident.
  */
-record OrderResponse(UUID id, UUID customerId, String total, String currency, String status, Instant placedAt,
-                     List<Item> items) {
+@Schema(name = "Order")
+record OrderResponse(
+        @Schema(requiredMode = RequiredMode.REQUIRED) UUID id,
+        @Schema(requiredMode = RequiredMode.REQUIRED) UUID customerId,
+        @Schema(requiredMode = RequiredMode.REQUIRED, example = "19.90",
+                description = "Sum of the items, with exactly the currency's minor units") String total,
+        @Schema(requiredMode = RequiredMode.REQUIRED, example = "EUR") String currency,
+        @Schema(requiredMode = RequiredMode.REQUIRED, allowableValues = {"PLACED", "CANCELLED"}) String status,
+        @Schema(requiredMode = RequiredMode.REQUIRED) Instant placedAt,
+        @Schema(requiredMode = RequiredMode.REQUIRED) List<Item> items) {
 
-    record Item(String bookId, int quantity, String unitPrice) {
+    @Schema(name = "OrderItem")
+    record Item(
+            @Schema(requiredMode = RequiredMode.REQUIRED, example = "978-0134494166") String bookId,
+            @Schema(requiredMode = RequiredMode.REQUIRED, example = "2") int quantity,
+            @Schema(requiredMode = RequiredMode.REQUIRED, example = "9.95") String unitPrice) {
     }
 
     static OrderResponse of(OrderDetails order) {
