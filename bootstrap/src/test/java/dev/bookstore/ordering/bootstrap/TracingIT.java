@@ -24,12 +24,16 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.slf4j.LoggerFactory;
 import org.springframework.amqp.core.Declarables;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -49,6 +53,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @ActiveProfiles("postgres")
+@ExtendWith(OutputCaptureExtension.class)
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class TracingIT {
 
@@ -135,6 +140,7 @@ class TracingIT {
                                                        InboxQueue queue, List<Consumed> consumed) {
             return new OrderPlacedInboxListener(CONSUMER, inbox, new TransactionTemplate(transactions), order -> {
                 Span span = tracer.currentSpan();
+                LoggerFactory.getLogger(TracingIT.class).info("Consumed order {}", order.orderId());
                 consumed.add(new Consumed(order.orderId().toString(),
                         span == null ? null : span.context().traceId(), span == null ? null : span.context().spanId()));
             }).container(connectionFactory, queue);
@@ -204,7 +210,7 @@ class TracingIT {
     }
 
     @Test
-    void aRequestWithoutTraceparentStartsATraceThatTheMessageCarries() {
+    void aRequestWithoutTraceparentStartsATraceThatTheMessageCarries(CapturedOutput output) {
         HttpJson.Response response = new HttpJson(port).postJson("/orders",
                 HttpJson.orderJson(UUID.randomUUID().toString(), 1));
 
@@ -215,8 +221,11 @@ class TracingIT {
         String traceId = responseTraceparent.substring(3, 35);
 
         await().atMost(Duration.ofSeconds(30)).until(() -> consumed.stream().anyMatch(c -> c.orderId().equals(orderId)));
-        assertThat(consumed.stream().filter(c -> c.orderId().equals(orderId)).findFirst().orElseThrow().traceId())
-                .isEqualTo(traceId);
+        Consumed consumer = consumed.stream().filter(c -> c.orderId().equals(orderId)).findFirst().orElseThrow();
+        assertThat(consumer.traceId()).isEqualTo(traceId);
+        // Log lines written while a span is current carry its ids (Boot's correlation pattern).
+        assertThat(output.getOut()).containsPattern("\\[" + traceId + "-" + consumer.spanId() + "\\].*Consumed order "
+                + orderId);
     }
 
     private SpanData spanWithId(String spanId) {
