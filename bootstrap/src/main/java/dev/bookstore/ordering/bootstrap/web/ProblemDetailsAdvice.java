@@ -47,10 +47,10 @@ import tools.jackson.core.exc.StreamReadException;
 @RestControllerAdvice
 class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 
-    /** "(but could if coercion was enabled using `CoercionConfig`)" and its variants. */
     /** What a 503 for an unreachable database asks clients to wait before they retry. */
     static final int DATABASE_RETRY_AFTER_SECONDS = 5;
 
+    /** "(but could if coercion was enabled using `CoercionConfig`)" and its variants. */
     private static final Pattern COERCION_ADVICE = Pattern.compile(" \\(but \\w+ if coercion [^)]*\\)");
 
     @ExceptionHandler(InvalidOrderException.class)
@@ -120,13 +120,28 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 
     /**
      * The database cannot be reached: no connection came from the pool within its connection timeout
-     * ({@code spring.datasource.hikari.connection-timeout}). Nothing was changed; a 503 with {@code Retry-After}
-     * tells clients and load balancers to come back, instead of a 500 after the pool's default 30 s.
+     * ({@code spring.datasource.hikari.connection-timeout}), so no transaction began and nothing was changed. A
+     * 503 with {@code Retry-After} tells clients and load balancers to come back, instead of a 500 after the pool's
+     * default 30 s.
      */
-    @ExceptionHandler({CannotCreateTransactionException.class, DataAccessResourceFailureException.class})
-    ResponseEntity<ProblemDetail> databaseUnavailable(Exception e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE,
+    @ExceptionHandler(CannotCreateTransactionException.class)
+    ResponseEntity<ProblemDetail> databaseUnavailable(CannotCreateTransactionException e) {
+        return serviceUnavailable(
                 "The service cannot reach its database right now; nothing was changed. Retry later.");
+    }
+
+    /**
+     * The connection broke during the request. If it broke while committing, the change may have been made: the
+     * answer says so, and a client that sent an {@code Idempotency-Key} can retry with it safely.
+     */
+    @ExceptionHandler(DataAccessResourceFailureException.class)
+    ResponseEntity<ProblemDetail> databaseLost(DataAccessResourceFailureException e) {
+        return serviceUnavailable("The service lost its database connection during the request; a change may or "
+                + "may not have been made. Retry later, with the same Idempotency-Key to be safe.");
+    }
+
+    private static ResponseEntity<ProblemDetail> serviceUnavailable(String detail) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, detail);
         problem.setTitle("Service unavailable");
         return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
                 .header(HttpHeaders.RETRY_AFTER, String.valueOf(DATABASE_RETRY_AFTER_SECONDS)).body(problem);
