@@ -128,7 +128,7 @@ final class OutboxRelayService implements RelayOutboxUseCase {
                 published.add(result.messageId());
             } else if (stopped && isUnanswered(result.outcome())) {
                 untried.add(result.messageId()); // not sent, or no confirm before the stop: nobody's fault
-            } else if (result.outcome() == Outcome.BROKER_UNAVAILABLE
+            } else if (result.outcome() == Outcome.BROKER_UNAVAILABLE || result.outcome() == Outcome.CHANNEL_CLOSED
                     || (result.outcome() == Outcome.TIMED_OUT && !brokerAnswered)) {
                 untried.add(result.messageId());
                 unavailableCause = result.outcome() + ": " + result.detail();
@@ -213,7 +213,8 @@ final class OutboxRelayService implements RelayOutboxUseCase {
     }
 
     private static boolean isUnanswered(Outcome outcome) {
-        return outcome == Outcome.TIMED_OUT || outcome == Outcome.BROKER_UNAVAILABLE;
+        return outcome == Outcome.TIMED_OUT || outcome == Outcome.BROKER_UNAVAILABLE
+                || outcome == Outcome.CHANNEL_CLOSED;
     }
 
     private DeliveryFailure failure(OutboxMessage message, PublishResult result) {
