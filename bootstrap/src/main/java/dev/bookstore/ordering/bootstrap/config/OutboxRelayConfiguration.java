@@ -6,6 +6,7 @@ import dev.bookstore.ordering.adapters.persistence.outbox.PostgresOutboxNotifier
 import dev.bookstore.ordering.application.outbox.Backoff;
 import dev.bookstore.ordering.application.outbox.RelaySettings;
 import dev.bookstore.ordering.application.port.in.RelayOutboxUseCase;
+import dev.bookstore.ordering.application.port.out.BrokerBackpressure;
 import dev.bookstore.ordering.application.port.out.MessagePublisher;
 import dev.bookstore.ordering.application.port.out.OutboxStore;
 import dev.bookstore.ordering.application.port.out.RelayMetrics;
@@ -66,12 +67,14 @@ class OutboxRelayConfiguration {
     @Bean
     @ConditionalOnBooleanProperty(name = "ordering.outbox.enabled", matchIfMissing = true)
     OutboxRelayWorkers outboxRelayWorkers(OutboxStore outbox, MessagePublisher publisher, OutboxProperties properties,
-                                          RelayWakeUp wakeUp, Clock clock, ObjectProvider<RelayMetrics> metrics) {
+                                          RelayWakeUp wakeUp, Clock clock, ObjectProvider<RelayMetrics> metrics,
+                                          ObjectProvider<BrokerBackpressure> backpressure) {
         String instance = instanceName();
         RelayMetrics relayMetrics = metrics.getIfAvailable(() -> RelayMetrics.NONE);
+        BrokerBackpressure brokerBackpressure = backpressure.getIfAvailable(() -> BrokerBackpressure.NONE);
         List<RelayOutboxUseCase> relays = IntStream.range(0, properties.workers())
                 .mapToObj(worker -> OrderingUseCases.relayOutbox(outbox, publisher,
-                        settings(properties, instance + "/" + worker), clock, relayMetrics))
+                        settings(properties, instance + "/" + worker), clock, relayMetrics, brokerBackpressure))
                 .toList();
         return new OutboxRelayWorkers(relays, wakeUp, properties.pollInterval(),
                 properties.pollIntervalWhenNotified(), properties.confirmTimeout().plus(STOP_MARGIN));
@@ -104,7 +107,7 @@ class OutboxRelayConfiguration {
     static RelaySettings settings(OutboxProperties properties, String owner) {
         return new RelaySettings(owner, properties.batchSize(), properties.lease(), properties.confirmTimeout(),
                 properties.maxAttempts(), Backoff.exponential(properties.backoffInitial(), properties.backoffMax()),
-                properties.ordered());
+                properties.ordered(), properties.channelErrorRetries(), properties.unroutable());
     }
 
     /** host name plus a random suffix: unique even for two instances on one host. */

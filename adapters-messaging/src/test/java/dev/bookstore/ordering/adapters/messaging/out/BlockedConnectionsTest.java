@@ -1,0 +1,60 @@
+package dev.bookstore.ordering.adapters.messaging.out;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.reflect.Proxy;
+import org.junit.jupiter.api.Test;
+import org.springframework.amqp.rabbit.connection.Connection;
+import org.springframework.amqp.rabbit.connection.ConnectionBlockedEvent;
+import org.springframework.amqp.rabbit.connection.ConnectionUnblockedEvent;
+import org.springframework.context.support.StaticApplicationContext;
+
+/** The gate the relay checks before claiming, driven by Spring AMQP's blocked and unblocked events. */
+class BlockedConnectionsTest {
+
+    private final BlockedConnections gate = new BlockedConnections();
+    private final Object publisherConnection = new Object();
+    private final Object consumerConnection = new Object();
+
+    @Test
+    void openUntilABlockThenClosedWithTheBrokersReasonUntilEveryBlockedConnectionIsUnblocked() {
+        assertThat(gate.blockedBecause()).isEmpty();
+
+        gate.blocked(publisherConnection, "low on memory");
+        gate.blocked(consumerConnection, "low on memory");
+        assertThat(gate.blockedBecause()).contains("low on memory");
+
+        gate.unblocked(publisherConnection);
+        assertThat(gate.blockedBecause()).contains("low on memory");
+        gate.unblocked(consumerConnection);
+        assertThat(gate.blockedBecause()).isEmpty();
+    }
+
+    @Test
+    void aBlockWithoutAReasonStillCloses() {
+        gate.blocked(publisherConnection, null);
+
+        assertThat(gate.blockedBecause()).contains("connection.blocked");
+    }
+
+    @Test
+    void listensToTheEventsSpringAmqpPublishesThroughTheApplicationContext() {
+        try (StaticApplicationContext context = new StaticApplicationContext()) {
+            context.addApplicationListener(gate);
+            context.refresh();
+            // the events only carry the connection; an inert stand-in is enough (Spring AMQP's events need one)
+            Connection connection = (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
+                    new Class<?>[] {Connection.class}, (proxy, method, args) -> switch (method.getName()) {
+                        case "hashCode" -> System.identityHashCode(proxy);
+                        case "equals" -> proxy == args[0];
+                        case "toString" -> "connection";
+                        default -> null;
+                    });
+            context.publishEvent(new ConnectionBlockedEvent(connection, "disk alarm"));
+            assertThat(gate.blockedBecause()).contains("disk alarm");
+
+            context.publishEvent(new ConnectionUnblockedEvent(connection));
+            assertThat(gate.blockedBecause()).isEmpty();
+        }
+    }
+}
