@@ -141,18 +141,21 @@ final class OutboxRelayService implements RelayOutboxUseCase {
 
     /**
      * After {@link RelaySettings#channelErrorRetries()} rounds closed by the broker: each message on a round of its
-     * own, so that a close names exactly one message. Once the relay is stopping, the rest is not sent.
+     * own, so that a close names exactly one message. The round keeps to one confirm timeout, as a batch does (the
+     * lease is sized for that); what it could not send in time, or once the relay is stopping, is released.
      */
     private List<PublishResult> publishOneByOne(List<OutboxMessage> batch) {
         LOG.log(Level.WARNING, "The broker closed the publishing channel in {0} consecutive rounds; publishing the "
                 + "next {1} message(s) one at a time to find the one it refuses", channelErrorRounds, batch.size());
+        Instant deadline = clock.instant().plus(settings.confirmTimeout()); // the whole round, as for a batch
         List<PublishResult> results = new ArrayList<>(batch.size());
         for (OutboxMessage message : batch) {
-            if (stopping) {
-                results.add(new PublishResult(message.id(), Outcome.BROKER_UNAVAILABLE,
-                        "not sent: the relay is stopping"));
+            Duration remaining = Duration.between(clock.instant(), deadline);
+            if (stopping || remaining.isNegative() || remaining.isZero()) {
+                results.add(new PublishResult(message.id(), Outcome.BROKER_UNAVAILABLE, stopping
+                        ? "not sent: the relay is stopping" : "not sent: the confirm timeout of the round passed"));
             } else {
-                results.addAll(publisher.publish(List.of(message), settings.confirmTimeout(), () -> stopping));
+                results.addAll(publisher.publish(List.of(message), remaining, () -> stopping));
             }
         }
         return results;

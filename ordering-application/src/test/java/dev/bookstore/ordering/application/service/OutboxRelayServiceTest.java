@@ -787,6 +787,25 @@ class OutboxRelayServiceTest {
         }
 
         @Test
+        void theOneAtATimeRoundKeepsToOneConfirmTimeoutAndReleasesWhatItCouldNotSend() {
+            OutboxMessage poison = append("poison");
+            OutboxMessage b = append("b");
+            OutboxMessage c = append("c");
+            broker.poison(poison.id());
+            RelayOutboxUseCase relay = relayWithRetries(0, 3);
+            relay.relayBatch();
+            // the poison message alone takes the whole confirm timeout
+            broker.beforeNextPublish(batch -> clock.advance(CONFIRM_TIMEOUT));
+
+            assertThat(relay.relayBatch()).isEqualTo(new RelayRound(3, 0, 1, 0, 2));
+            assertThat(broker.confirmTimeouts().get(1)).isEqualTo(CONFIRM_TIMEOUT);
+            assertThat(broker.calls()).isEqualTo(2);
+            assertThat(outbox.row(b.id()).attempts()).isZero();
+            assertThat(outbox.row(c.id()).attempts()).isZero();
+            assertThat(outbox.row(c.id()).claimedBy()).isNull();
+        }
+
+        @Test
         void aRoundWithoutAChannelCloseStartsTheCountAgain() {
             OutboxMessage a = append("a");
             broker.answerOnce(a.id(), Outcome.CHANNEL_CLOSED, Outcome.CONFIRMED);

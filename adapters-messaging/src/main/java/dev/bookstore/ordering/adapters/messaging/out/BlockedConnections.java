@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.amqp.event.AmqpEvent;
+import org.springframework.amqp.rabbit.connection.Connection;
 import org.springframework.amqp.rabbit.connection.ConnectionBlockedEvent;
 import org.springframework.amqp.rabbit.connection.ConnectionUnblockedEvent;
 import org.springframework.context.ApplicationListener;
@@ -14,12 +15,13 @@ import org.springframework.context.ApplicationListener;
  * connections while a memory or disk alarm is raised, and {@code connection.unblocked} when it clears. Spring AMQP's
  * {@code CachingConnectionFactory} (also its separate publisher connection factory) turns these into
  * {@link ConnectionBlockedEvent} and {@link ConnectionUnblockedEvent} application events; as an application
- * listener this class keeps the connections blocked now, with the broker's reason.
+ * listener this class keeps the connections blocked now, with the broker's reason. A blocked connection that closes
+ * (no unblock will ever come for it) stops counting: its replacement is blocked anew if the alarm still holds.
  */
 public final class BlockedConnections implements BrokerBackpressure, ApplicationListener<AmqpEvent> {
 
-    /** Blocked connections (by identity) and the reason the broker gave. */
-    private final Map<Object, String> blocked = new ConcurrentHashMap<>();
+    /** Blocked connections and the reason the broker gave. */
+    private final Map<Connection, String> blocked = new ConcurrentHashMap<>();
 
     @Override
     public void onApplicationEvent(AmqpEvent event) {
@@ -30,16 +32,17 @@ public final class BlockedConnections implements BrokerBackpressure, Application
         }
     }
 
-    void blocked(Object connection, String reason) {
+    void blocked(Connection connection, String reason) {
         blocked.put(connection, reason == null || reason.isBlank() ? "connection.blocked" : reason);
     }
 
-    void unblocked(Object connection) {
+    void unblocked(Connection connection) {
         blocked.remove(connection);
     }
 
     @Override
     public Optional<String> blockedBecause() {
+        blocked.keySet().removeIf(connection -> !connection.isOpen());
         return blocked.values().stream().findFirst();
     }
 }

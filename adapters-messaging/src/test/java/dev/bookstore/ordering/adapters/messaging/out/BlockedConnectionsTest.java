@@ -3,6 +3,7 @@ package dev.bookstore.ordering.adapters.messaging.out;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.reflect.Proxy;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.springframework.amqp.rabbit.connection.Connection;
 import org.springframework.amqp.rabbit.connection.ConnectionBlockedEvent;
@@ -13,8 +14,21 @@ import org.springframework.context.support.StaticApplicationContext;
 class BlockedConnectionsTest {
 
     private final BlockedConnections gate = new BlockedConnections();
-    private final Object publisherConnection = new Object();
-    private final Object consumerConnection = new Object();
+    private final AtomicBoolean publisherOpen = new AtomicBoolean(true);
+    private final Connection publisherConnection = connection(publisherOpen);
+    private final Connection consumerConnection = connection(new AtomicBoolean(true));
+
+    /** The events only carry the connection; an inert stand-in that says whether it is open is enough. */
+    private static Connection connection(AtomicBoolean open) {
+        return (Connection) Proxy.newProxyInstance(BlockedConnectionsTest.class.getClassLoader(),
+                new Class<?>[] {Connection.class}, (proxy, method, args) -> switch (method.getName()) {
+                    case "isOpen" -> open.get();
+                    case "hashCode" -> System.identityHashCode(proxy);
+                    case "equals" -> proxy == args[0];
+                    case "toString" -> "connection";
+                    default -> null;
+                });
+    }
 
     @Test
     void openUntilABlockThenClosedWithTheBrokersReasonUntilEveryBlockedConnectionIsUnblocked() {
@@ -38,22 +52,24 @@ class BlockedConnectionsTest {
     }
 
     @Test
+    void aBlockedConnectionThatClosedNoLongerHoldsTheGateShut() {
+        gate.blocked(publisherConnection, "low on disk");
+
+        publisherOpen.set(false);
+
+        assertThat(gate.blockedBecause()).isEmpty();
+    }
+
+    @Test
     void listensToTheEventsSpringAmqpPublishesThroughTheApplicationContext() {
         try (StaticApplicationContext context = new StaticApplicationContext()) {
             context.addApplicationListener(gate);
             context.refresh();
-            // the events only carry the connection; an inert stand-in is enough (Spring AMQP's events need one)
-            Connection connection = (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
-                    new Class<?>[] {Connection.class}, (proxy, method, args) -> switch (method.getName()) {
-                        case "hashCode" -> System.identityHashCode(proxy);
-                        case "equals" -> proxy == args[0];
-                        case "toString" -> "connection";
-                        default -> null;
-                    });
-            context.publishEvent(new ConnectionBlockedEvent(connection, "disk alarm"));
+
+            context.publishEvent(new ConnectionBlockedEvent(publisherConnection, "disk alarm"));
             assertThat(gate.blockedBecause()).contains("disk alarm");
 
-            context.publishEvent(new ConnectionUnblockedEvent(connection));
+            context.publishEvent(new ConnectionUnblockedEvent(publisherConnection));
             assertThat(gate.blockedBecause()).isEmpty();
         }
     }
