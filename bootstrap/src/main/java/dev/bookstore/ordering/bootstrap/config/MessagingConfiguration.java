@@ -2,7 +2,6 @@ package dev.bookstore.ordering.bootstrap.config;
 
 import dev.bookstore.ordering.adapters.messaging.out.OrderEventContract;
 import dev.bookstore.ordering.adapters.messaging.out.OrderingTopology;
-import dev.bookstore.ordering.adapters.messaging.out.BlockedConnections;
 import dev.bookstore.ordering.adapters.messaging.out.RabbitMessagePublisher;
 import dev.bookstore.ordering.application.port.out.EventExternalizer;
 import dev.bookstore.ordering.application.port.out.MessagePublisher;
@@ -35,12 +34,6 @@ class MessagingConfiguration {
     @Bean
     EventExternalizer eventExternalizer(OutboxProperties properties) {
         return new OrderEventContract(properties.exchange());
-    }
-
-    /** The relay claims nothing while RabbitMQ blocks publishing (memory or disk alarm). */
-    @Bean
-    BlockedConnections blockedConnections() {
-        return new BlockedConnections();
     }
 
     @Bean

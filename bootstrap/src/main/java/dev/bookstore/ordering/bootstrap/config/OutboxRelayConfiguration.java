@@ -1,5 +1,6 @@
 package dev.bookstore.ordering.bootstrap.config;
 
+import dev.bookstore.ordering.adapters.messaging.out.BlockedConnections;
 import dev.bookstore.ordering.adapters.persistence.outbox.JdbcOutboxStore;
 import dev.bookstore.ordering.adapters.persistence.outbox.OutboxCommitListener;
 import dev.bookstore.ordering.adapters.persistence.outbox.PostgresOutboxNotifier;
@@ -40,6 +41,15 @@ class OutboxRelayConfiguration {
     @Bean
     RelayWakeUp relayWakeUp() {
         return new RelayWakeUp();
+    }
+
+    /**
+     * The relays claim nothing while RabbitMQ blocks publishing (memory or disk alarm), and claim at once, not at
+     * their next poll, when it lifts the block.
+     */
+    @Bean
+    BlockedConnections blockedConnections(RelayWakeUp wakeUp) {
+        return new BlockedConnections(wakeUp::ring);
     }
 
     /** This instance's commits wake its own relay at once, in process. */

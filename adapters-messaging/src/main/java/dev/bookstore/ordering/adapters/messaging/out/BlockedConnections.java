@@ -22,6 +22,16 @@ public final class BlockedConnections implements BrokerBackpressure, Application
 
     /** Blocked connections and the reason the broker gave. */
     private final Map<Connection, String> blocked = new ConcurrentHashMap<>();
+    private final Runnable whenUnblocked;
+
+    public BlockedConnections() {
+        this(() -> { });
+    }
+
+    /** @param whenUnblocked run when the last blocked connection is unblocked, e.g. to wake the relays at once */
+    public BlockedConnections(Runnable whenUnblocked) {
+        this.whenUnblocked = whenUnblocked;
+    }
 
     @Override
     public void onApplicationEvent(AmqpEvent event) {
@@ -37,7 +47,9 @@ public final class BlockedConnections implements BrokerBackpressure, Application
     }
 
     void unblocked(Connection connection) {
-        blocked.remove(connection);
+        if (blocked.remove(connection) != null && blocked.isEmpty()) {
+            whenUnblocked.run();
+        }
     }
 
     @Override

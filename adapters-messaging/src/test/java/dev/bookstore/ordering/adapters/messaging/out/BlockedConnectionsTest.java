@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.reflect.Proxy;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.springframework.amqp.rabbit.connection.Connection;
 import org.springframework.amqp.rabbit.connection.ConnectionBlockedEvent;
@@ -42,6 +43,20 @@ class BlockedConnectionsTest {
         assertThat(gate.blockedBecause()).contains("low on memory");
         gate.unblocked(consumerConnection);
         assertThat(gate.blockedBecause()).isEmpty();
+    }
+
+    @Test
+    void theLastUnblockRunsTheCallbackOnce() {
+        AtomicInteger woken = new AtomicInteger();
+        BlockedConnections waking = new BlockedConnections(woken::incrementAndGet);
+        waking.blocked(publisherConnection, "low on memory");
+        waking.blocked(consumerConnection, "low on memory");
+
+        waking.unblocked(publisherConnection);
+        assertThat(woken).hasValue(0);
+        waking.unblocked(consumerConnection);
+        waking.unblocked(consumerConnection); // a repeated unblock is not a new end of the block
+        assertThat(woken).hasValue(1);
     }
 
     @Test
