@@ -202,6 +202,80 @@ class OutboxRelayIT {
         assertThat(outboxIds("status = 'PUBLISHED'")).hasSize(3);
     }
 
+    /**
+     * One row the broker refuses among good ones: a {@code CC} header that is not an array makes RabbitMQ close the
+     * channel (406 PRECONDITION_FAILED) mid-batch. The batch is released untried for the bounded retries, then
+     * published one at a time: only the poison row is charged, and it parks after max-attempts.
+     */
+    @Test
+    void aRowTheBrokerClosesTheChannelOverParksAfterMaxAttemptsAndTheGoodRowsAreChargedNothing() {
+        start(broker.port(), Map.of(
+                "ordering.outbox.batch-size", "20",
+                "ordering.outbox.max-attempts", "2",
+                "ordering.outbox.channel-error-retries", "1",
+                "ordering.outbox.poll-interval", "100ms",
+                "ordering.outbox.backoff-initial", "100ms",
+                "ordering.outbox.backoff-max", "200ms"));
+        jdbc.update("""
+                INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload,
+                                            headers, occurred_at)
+                SELECT gen_random_uuid(), 'order', 'agg-' || g, 'bookstore.order-placed.v1', ?, 'order.placed',
+                       '{}'::jsonb,
+                       CASE WHEN g = 5 THEN '{"CC": "not-an-array"}'::jsonb ELSE '{}'::jsonb END,
+                       now() - interval '1 minute' + g * interval '1 millisecond'
+                FROM generate_series(1, 10) AS g""", exchange);
+        String poison = jdbc.queryForObject("SELECT id::text FROM outbox_message WHERE aggregate_id = 'agg-5'",
+                String.class);
+
+        await().atMost(Duration.ofSeconds(30)).until(() ->
+                "PARKED".equals(jdbc.queryForObject("SELECT status FROM outbox_message WHERE id = ?::uuid",
+                        String.class, poison)));
+        await().atMost(Duration.ofSeconds(20)).until(() -> outboxIds("status = 'PUBLISHED'").size() == 9);
+
+        Map<String, Object> parked = jdbc.queryForMap(
+                "SELECT attempts, last_error FROM outbox_message WHERE id = ?::uuid", poison);
+        assertThat(parked.get("attempts")).isEqualTo(2);
+        assertThat((String) parked.get("last_error")).startsWith("CHANNEL_CLOSED").contains("406");
+        assertThat(jdbc.queryForObject("SELECT max(attempts) FROM outbox_message WHERE id <> ?::uuid",
+                Integer.class, poison)).isZero();
+        await().atMost(Duration.ofSeconds(10)).until(() -> Set.copyOf(receivedIdsAfterDrain()).size() == 9);
+        assertThat(Set.copyOf(receivedIds)).isEqualTo(outboxIds("status = 'PUBLISHED'"))
+                .doesNotContain(poison);
+    }
+
+    /** ordering.outbox.unroutable=park: a message no queue takes is parked at once, the others go out. */
+    @Test
+    void withUnroutableParkAMessageNoQueueTakesIsParkedAtOnce() {
+        ServiceInstance instance = start(broker.port(), Map.of(
+                "ordering.outbox.unroutable", "park",
+                "ordering.outbox.max-attempts", "10"));
+        UUID unroutable = UUID.randomUUID();
+        jdbc.update("""
+                INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload,
+                                            occurred_at)
+                VALUES (?::uuid, 'order', ?, 'bookstore.order-placed.v1', ?, 'nobody.listens', '{}'::jsonb,
+                        now() - interval '1 minute')""",
+                unroutable.toString(), UUID.randomUUID().toString(), exchange);
+        String order = placeOrder(instance);
+
+        await().atMost(Duration.ofSeconds(20)).until(() ->
+                "PARKED".equals(jdbc.queryForObject("SELECT status FROM outbox_message WHERE id = ?::uuid",
+                        String.class, unroutable.toString())));
+        Map<String, Object> parked = jdbc.queryForMap(
+                "SELECT attempts, last_error FROM outbox_message WHERE id = ?::uuid", unroutable.toString());
+        assertThat(parked.get("attempts")).isEqualTo(1);
+        assertThat((String) parked.get("last_error")).startsWith("RETURNED").contains("NO_ROUTE")
+                .contains("nobody.listens");
+        await().atMost(Duration.ofSeconds(20)).until(() -> drainQueue() >= 1);
+        assertThat(received.values()).extracting(m -> m.getMessageProperties().getCorrelationId())
+                .containsExactly(order);
+    }
+
+    private List<String> receivedIdsAfterDrain() {
+        drainQueue();
+        return List.copyOf(receivedIds);
+    }
+
     @Test
     void aStoppingInstanceSettlesItsBatchInFlightAndARestartPublishesTheRestWithoutDuplicates() throws Exception {
         int backlog = 20_000;

@@ -1,5 +1,6 @@
 package dev.bookstore.ordering.bootstrap.config;
 
+import dev.bookstore.ordering.application.outbox.RelaySettings;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -34,6 +35,13 @@ import org.springframework.validation.annotation.Validated;
  * @param retention how long published messages are kept before they are deleted
  * @param retentionInterval how often the retention job runs
  * @param retentionChunk rows deleted per statement by the retention job
+ * @param channelErrorRetries consecutive relay rounds in which the broker closed the channel over something it
+ *                     refused (e.g. 406 PRECONDITION_FAILED for an invalid header) that are released without
+ *                     counting an attempt; the round after them publishes one message at a time and charges the
+ *                     close only to the message it follows
+ * @param unroutable what a message that no queue took becomes: retry (an attempt, parked after max-attempts),
+ *                     park (parked at once, for an operator) or publish (counted as published with a warning, for
+ *                     an exchange where no subscriber is fine)
  */
 @Validated
 @ConfigurationProperties("ordering.outbox")
@@ -53,7 +61,9 @@ public record OutboxProperties(
         @DefaultValue("false") boolean ordered,
         @DefaultValue("7d") @NotNull Duration retention,
         @DefaultValue("1m") @NotNull Duration retentionInterval,
-        @DefaultValue("1000") @Min(1) @Max(100000) int retentionChunk) {
+        @DefaultValue("1000") @Min(1) @Max(100000) int retentionChunk,
+        @DefaultValue("3") @Min(0) @Max(100) int channelErrorRetries,
+        @DefaultValue("retry") @NotNull RelaySettings.Unroutable unroutable) {
 
     @AssertTrue(message = "poll-interval must be between 10ms and 1h")
     boolean isPollIntervalSane() {

@@ -1,11 +1,13 @@
 package dev.bookstore.ordering.bootstrap.config;
 
+import dev.bookstore.ordering.adapters.messaging.out.BlockedConnections;
 import dev.bookstore.ordering.adapters.persistence.outbox.JdbcOutboxStore;
 import dev.bookstore.ordering.adapters.persistence.outbox.OutboxCommitListener;
 import dev.bookstore.ordering.adapters.persistence.outbox.PostgresOutboxNotifier;
 import dev.bookstore.ordering.application.outbox.Backoff;
 import dev.bookstore.ordering.application.outbox.RelaySettings;
 import dev.bookstore.ordering.application.port.in.RelayOutboxUseCase;
+import dev.bookstore.ordering.application.port.out.BrokerBackpressure;
 import dev.bookstore.ordering.application.port.out.MessagePublisher;
 import dev.bookstore.ordering.application.port.out.OutboxStore;
 import dev.bookstore.ordering.application.port.out.RelayMetrics;
@@ -41,6 +43,15 @@ class OutboxRelayConfiguration {
         return new RelayWakeUp();
     }
 
+    /**
+     * The relays claim nothing while RabbitMQ blocks publishing (memory or disk alarm), and claim at once, not at
+     * their next poll, when it lifts the block.
+     */
+    @Bean
+    BlockedConnections blockedConnections(RelayWakeUp wakeUp) {
+        return new BlockedConnections(wakeUp::ring);
+    }
+
     /** This instance's commits wake its own relay at once, in process. */
     @Bean
     OutboxCommitListener localRelayWakeUp(RelayWakeUp wakeUp) {
@@ -66,12 +77,14 @@ class OutboxRelayConfiguration {
     @Bean
     @ConditionalOnBooleanProperty(name = "ordering.outbox.enabled", matchIfMissing = true)
     OutboxRelayWorkers outboxRelayWorkers(OutboxStore outbox, MessagePublisher publisher, OutboxProperties properties,
-                                          RelayWakeUp wakeUp, Clock clock, ObjectProvider<RelayMetrics> metrics) {
+                                          RelayWakeUp wakeUp, Clock clock, ObjectProvider<RelayMetrics> metrics,
+                                          ObjectProvider<BrokerBackpressure> backpressure) {
         String instance = instanceName();
         RelayMetrics relayMetrics = metrics.getIfAvailable(() -> RelayMetrics.NONE);
+        BrokerBackpressure brokerBackpressure = backpressure.getIfAvailable(() -> BrokerBackpressure.NONE);
         List<RelayOutboxUseCase> relays = IntStream.range(0, properties.workers())
                 .mapToObj(worker -> OrderingUseCases.relayOutbox(outbox, publisher,
-                        settings(properties, instance + "/" + worker), clock, relayMetrics))
+                        settings(properties, instance + "/" + worker), clock, relayMetrics, brokerBackpressure))
                 .toList();
         return new OutboxRelayWorkers(relays, wakeUp, properties.pollInterval(),
                 properties.pollIntervalWhenNotified(), properties.confirmTimeout().plus(STOP_MARGIN));
@@ -104,7 +117,7 @@ class OutboxRelayConfiguration {
     static RelaySettings settings(OutboxProperties properties, String owner) {
         return new RelaySettings(owner, properties.batchSize(), properties.lease(), properties.confirmTimeout(),
                 properties.maxAttempts(), Backoff.exponential(properties.backoffInitial(), properties.backoffMax()),
-                properties.ordered());
+                properties.ordered(), properties.channelErrorRetries(), properties.unroutable());
     }
 
     /** host name plus a random suffix: unique even for two instances on one host. */

@@ -22,7 +22,9 @@ class MicrometerRelayMetricsTest {
     @Test
     void everyCounterExistsAtZeroBeforeAnythingHappened() {
         assertThat(registry.get(MicrometerRelayMetrics.PUBLISHED).counter().count()).isZero();
-        assertThat(registry.get(MicrometerRelayMetrics.FAILED).counters()).hasSize(4);
+        assertThat(registry.get(MicrometerRelayMetrics.FAILED).counters()).hasSize(5);
+        assertThat(registry.get(MicrometerRelayMetrics.FAILED).tag("reason", "channel_closed").counter().count())
+                .isZero();
         assertThat(registry.get(MicrometerRelayMetrics.FAILED).tag("reason", "broker_unavailable").counter().count())
                 .isZero();
         assertThat(registry.get(MicrometerRelayMetrics.PARKED).counter().count()).isZero();

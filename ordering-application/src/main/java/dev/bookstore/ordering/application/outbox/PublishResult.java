@@ -25,7 +25,13 @@ public record PublishResult(UUID messageId, Outcome outcome, String detail) {
         /** No confirm arrived before the deadline. */
         TIMED_OUT,
         /** The connection or channel was unavailable or closed before the confirm. */
-        BROKER_UNAVAILABLE;
+        BROKER_UNAVAILABLE,
+        /**
+         * The broker closed the channel before the confirm because it refused something sent on it (e.g. 406
+         * PRECONDITION_FAILED for an invalid header): possibly this message's fault, possibly another one's of the
+         * same batch. The relay retries a bounded number of times, then finds and charges the one to blame.
+         */
+        CHANNEL_CLOSED;
 
         /** Whether the failure says something about this message, rather than about the broker as a whole. */
         public boolean blamesMessage() {

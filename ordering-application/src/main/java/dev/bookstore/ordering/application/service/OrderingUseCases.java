@@ -11,6 +11,7 @@ import dev.bookstore.ordering.application.port.in.GetOrderQuery;
 import dev.bookstore.ordering.application.port.in.GetOutboxStatsQuery;
 import dev.bookstore.ordering.application.port.in.PlaceOrderUseCase;
 import dev.bookstore.ordering.application.port.in.RelayOutboxUseCase;
+import dev.bookstore.ordering.application.port.out.BrokerBackpressure;
 import dev.bookstore.ordering.application.port.out.DomainEventPublisher;
 import dev.bookstore.ordering.application.port.out.IdempotencyKeys;
 import dev.bookstore.ordering.application.port.out.MessagePublisher;
@@ -55,7 +56,14 @@ public final class OrderingUseCases {
     /** A relay that reports every outcome to {@code metrics}. */
     public static RelayOutboxUseCase relayOutbox(OutboxStore outbox, MessagePublisher publisher,
                                                  RelaySettings settings, Clock clock, RelayMetrics metrics) {
-        return new OutboxRelayService(outbox, publisher, settings, clock, metrics);
+        return relayOutbox(outbox, publisher, settings, clock, metrics, BrokerBackpressure.NONE);
+    }
+
+    /** A relay that also claims nothing while the broker pushes back ({@code backpressure}). */
+    public static RelayOutboxUseCase relayOutbox(OutboxStore outbox, MessagePublisher publisher,
+                                                 RelaySettings settings, Clock clock, RelayMetrics metrics,
+                                                 BrokerBackpressure backpressure) {
+        return new OutboxRelayService(outbox, publisher, settings, clock, metrics, backpressure);
     }
 
     public static InspectOutboxQuery inspectOutbox(OutboxAdministration administration) {

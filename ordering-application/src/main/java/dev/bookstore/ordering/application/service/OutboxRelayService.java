@@ -7,6 +7,7 @@ import dev.bookstore.ordering.application.outbox.PublishResult.Outcome;
 import dev.bookstore.ordering.application.outbox.RelayRound;
 import dev.bookstore.ordering.application.outbox.RelaySettings;
 import dev.bookstore.ordering.application.port.in.RelayOutboxUseCase;
+import dev.bookstore.ordering.application.port.out.BrokerBackpressure;
 import dev.bookstore.ordering.application.port.out.MessagePublisher;
 import dev.bookstore.ordering.application.port.out.OutboxStore;
 import dev.bookstore.ordering.application.port.out.RelayMetrics;
@@ -17,7 +18,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -28,6 +32,16 @@ import java.util.UUID;
  * {@code maxAttempts}, parked, so it never blocks the messages behind it. A broker that cannot be reached
  * blames nobody: the batch is released untried, attempts are not counted (an outage must not park healthy
  * messages), and one warning is logged per outage rather than one per poll.
+ *
+ * <p>A channel the broker closed because it refused something sent on it ({@link Outcome#CHANNEL_CLOSED}, e.g. an
+ * invalid header) may be any message's fault: the batch is released untried, for up to
+ * {@link RelaySettings#channelErrorRetries()} consecutive rounds. The round after them publishes its messages one at
+ * a time, so that a close follows exactly one publish: that message is charged an attempt (and parked after
+ * {@code maxAttempts}), the others of the batch are published as usual and charged nothing.
+ *
+ * <p>A message no queue took ({@link Outcome#RETURNED}) is retried, parked at once or counted as published, as
+ * {@link RelaySettings#unroutable()} says. While the broker pushes back ({@link BrokerBackpressure}, a resource
+ * alarm) the relay claims nothing, costing no attempts, and logs the start and the end once each.
  *
  * <p>Graceful shutdown ({@link #stopClaiming()}): no new claim, no further send from the batch in flight; its
  * confirms are awaited up to the confirm timeout and recorded, and whatever was not sent or got no answer is
@@ -48,6 +62,7 @@ final class OutboxRelayService implements RelayOutboxUseCase {
     private final RelaySettings settings;
     private final Clock clock;
     private final RelayMetrics metrics;
+    private final BrokerBackpressure backpressure;
 
     /** Set by {@link #stopClaiming()} from another thread (the shutdown's). */
     private volatile boolean stopping;
@@ -58,13 +73,21 @@ final class OutboxRelayService implements RelayOutboxUseCase {
     private Instant outageSince;
     private String outageCause;
 
+    /** Consecutive rounds the broker closed the channel in ({@link Outcome#CHANNEL_CLOSED}), released untried. */
+    private int channelErrorRounds;
+    /** Why the broker pushes back, while it does (logged once). */
+    private String blockedCause;
+    /** Exchange and routing key pairs whose unroutable messages were counted as published and warned about once. */
+    private final Set<String> reportedUnroutable = new HashSet<>();
+
     OutboxRelayService(OutboxStore outbox, MessagePublisher publisher, RelaySettings settings, Clock clock,
-                       RelayMetrics metrics) {
+                       RelayMetrics metrics, BrokerBackpressure backpressure) {
         this.outbox = outbox;
         this.publisher = publisher;
         this.settings = settings;
         this.clock = clock;
         this.metrics = metrics;
+        this.backpressure = backpressure;
     }
 
     @Override
@@ -87,7 +110,7 @@ final class OutboxRelayService implements RelayOutboxUseCase {
 
     @Override
     public RelayRound relayBatch() {
-        if (stopping) {
+        if (stopping || brokerBlocked()) {
             return RelayRound.NOTHING;
         }
         leaseEnds = clock.instant().plus(settings.lease());
@@ -97,8 +120,45 @@ final class OutboxRelayService implements RelayOutboxUseCase {
             return RelayRound.NOTHING;
         }
         Instant sent = clock.instant();
-        List<PublishResult> results = publisher.publish(batch, settings.confirmTimeout(), () -> stopping);
-        return record(batch, results, sent);
+        boolean oneByOne = channelErrorRounds > settings.channelErrorRetries();
+        List<PublishResult> results = oneByOne ? publishOneByOne(batch)
+                : publisher.publish(batch, settings.confirmTimeout(), () -> stopping);
+        return record(batch, results, sent, oneByOne);
+    }
+
+    /** Whether the broker pushes back now; logs when that starts and ends. */
+    private boolean brokerBlocked() {
+        Optional<String> cause = backpressure.blockedBecause();
+        if (cause.isPresent() && blockedCause == null) {
+            LOG.log(Level.WARNING, "The broker blocks publishing ({0}); the relay claims nothing until it is "
+                    + "unblocked", cause.get());
+        } else if (cause.isEmpty() && blockedCause != null) {
+            LOG.log(Level.INFO, "The broker accepts publishing again; the relay claims again");
+        }
+        blockedCause = cause.orElse(null);
+        return blockedCause != null;
+    }
+
+    /**
+     * After {@link RelaySettings#channelErrorRetries()} rounds closed by the broker: each message on a round of its
+     * own, so that a close names exactly one message. The round keeps to one confirm timeout, as a batch does (the
+     * lease is sized for that); what it could not send in time, or once the relay is stopping, is released.
+     */
+    private List<PublishResult> publishOneByOne(List<OutboxMessage> batch) {
+        LOG.log(Level.WARNING, "The broker closed the publishing channel in {0} consecutive rounds; publishing the "
+                + "next {1} message(s) one at a time to find the one it refuses", channelErrorRounds, batch.size());
+        Instant deadline = clock.instant().plus(settings.confirmTimeout()); // the whole round, as for a batch
+        List<PublishResult> results = new ArrayList<>(batch.size());
+        for (OutboxMessage message : batch) {
+            Duration remaining = Duration.between(clock.instant(), deadline);
+            if (stopping || remaining.isNegative() || remaining.isZero()) {
+                results.add(new PublishResult(message.id(), Outcome.BROKER_UNAVAILABLE, stopping
+                        ? "not sent: the relay is stopping" : "not sent: the confirm timeout of the round passed"));
+            } else {
+                results.addAll(publisher.publish(List.of(message), remaining, () -> stopping));
+            }
+        }
+        return results;
     }
 
     @Override
@@ -111,12 +171,16 @@ final class OutboxRelayService implements RelayOutboxUseCase {
         stopping = false;
     }
 
-    private RelayRound record(List<OutboxMessage> batch, List<PublishResult> results, Instant sent) {
+    /** @param oneByOne whether each message went out alone: then a channel close is that message's fault */
+    private RelayRound record(List<OutboxMessage> batch, List<PublishResult> results, Instant sent,
+                              boolean oneByOne) {
         Map<UUID, OutboxMessage> byId = new HashMap<>();
         batch.forEach(message -> byId.put(message.id(), message));
 
         boolean brokerAnswered = results.stream().anyMatch(r -> r.outcome() == Outcome.CONFIRMED
-                || r.outcome() == Outcome.NACKED || r.outcome() == Outcome.RETURNED);
+                || r.outcome() == Outcome.NACKED || r.outcome() == Outcome.RETURNED
+                || r.outcome() == Outcome.CHANNEL_CLOSED);
+        boolean channelClosed = false;
         List<UUID> published = new ArrayList<>();
         List<UUID> untried = new ArrayList<>();
         List<DeliveryFailure> failures = new ArrayList<>();
@@ -124,17 +188,33 @@ final class OutboxRelayService implements RelayOutboxUseCase {
         String unavailableCause = null;
         boolean stopped = stopping;
         for (PublishResult result : results) {
-            if (result.outcome() == Outcome.CONFIRMED) {
+            OutboxMessage message = byId.get(result.messageId());
+            if (result.outcome() == Outcome.CONFIRMED || countsAsPublished(message, result)) {
                 published.add(result.messageId());
             } else if (stopped && isUnanswered(result.outcome())) {
                 untried.add(result.messageId()); // not sent, or no confirm before the stop: nobody's fault
+            } else if (result.outcome() == Outcome.CHANNEL_CLOSED && !oneByOne) {
+                untried.add(result.messageId()); // any message of the batch may be to blame: retried untried
+                channelClosed = true;
             } else if (result.outcome() == Outcome.BROKER_UNAVAILABLE
                     || (result.outcome() == Outcome.TIMED_OUT && !brokerAnswered)) {
                 untried.add(result.messageId());
                 unavailableCause = result.outcome() + ": " + result.detail();
             } else {
-                failures.add(failure(byId.get(result.messageId()), result));
+                failures.add(failure(message, result));
             }
+        }
+        if (oneByOne) {
+            channelErrorRounds = 0;
+        } else if (channelClosed) {
+            channelErrorRounds++;
+            LOG.log(Level.WARNING, "The broker closed the publishing channel ({0}); the unanswered messages are "
+                    + "released untried (round {1} of {2} before they go one at a time)",
+                    results.stream().filter(r -> r.outcome() == Outcome.CHANNEL_CLOSED).findFirst()
+                            .map(PublishResult::detail).orElse(""),
+                    channelErrorRounds, settings.channelErrorRetries() + 1);
+        } else if (brokerAnswered) {
+            channelErrorRounds = 0;
         }
 
         if (!published.isEmpty()) {
@@ -212,14 +292,29 @@ final class OutboxRelayService implements RelayOutboxUseCase {
         }
     }
 
+    /** An unroutable message with {@link RelaySettings.Unroutable#PUBLISH}: published; warned once per route. */
+    private boolean countsAsPublished(OutboxMessage message, PublishResult result) {
+        if (result.outcome() != Outcome.RETURNED || settings.unroutable() != RelaySettings.Unroutable.PUBLISH) {
+            return false;
+        }
+        if (reportedUnroutable.add(message.exchange() + " " + message.routingKey())) {
+            LOG.log(Level.WARNING, "No queue took message {0} (exchange ''{1}'', routing key ''{2}''); counted as "
+                    + "published, as ordering.outbox.unroutable=publish says; further ones of this route are not "
+                    + "logged", message.id(), message.exchange(), message.routingKey());
+        }
+        return true;
+    }
+
     private static boolean isUnanswered(Outcome outcome) {
-        return outcome == Outcome.TIMED_OUT || outcome == Outcome.BROKER_UNAVAILABLE;
+        return outcome == Outcome.TIMED_OUT || outcome == Outcome.BROKER_UNAVAILABLE
+                || outcome == Outcome.CHANNEL_CLOSED;
     }
 
     private DeliveryFailure failure(OutboxMessage message, PublishResult result) {
         int failures = message.attempts() + 1;
         String error = result.outcome() + (result.detail() == null ? "" : ": " + result.detail());
-        if (failures >= settings.maxAttempts()) {
+        boolean parkNow = result.outcome() == Outcome.RETURNED && settings.unroutable() == RelaySettings.Unroutable.PARK;
+        if (failures >= settings.maxAttempts() || parkNow) {
             return DeliveryFailure.park(message.id(), error);
         }
         // A delay, not an instant: the store adds it to the database's clock, the one the claim compares with.

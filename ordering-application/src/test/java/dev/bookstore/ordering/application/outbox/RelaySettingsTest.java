@@ -22,6 +22,27 @@ class RelaySettingsTest {
     }
 
     @Test
+    void theShortConstructorKeepsTheDefaultsOfTheNewerKnobs() {
+        RelaySettings settings = new RelaySettings("relay-1", 100, Duration.ofSeconds(30), CONFIRM_TIMEOUT, 10,
+                BACKOFF, false);
+
+        assertThat(settings.channelErrorRetries()).isEqualTo(3);
+        assertThat(settings.unroutable()).isEqualTo(RelaySettings.Unroutable.RETRY);
+    }
+
+    @Test
+    void negativeChannelErrorRetriesAndAMissingUnroutableChoiceAreRejected() {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> new RelaySettings("relay-1", 1, Duration.ofSeconds(30), CONFIRM_TIMEOUT, 10,
+                        BACKOFF, false, -1, RelaySettings.Unroutable.PARK))
+                .withMessageContaining("channelErrorRetries");
+        assertThatNullPointerException()
+                .isThrownBy(() -> new RelaySettings("relay-1", 1, Duration.ofSeconds(30), CONFIRM_TIMEOUT, 10,
+                        BACKOFF, false, 0, null))
+                .withMessageContaining("unroutable");
+    }
+
+    @Test
     void aBatchSizeOfZeroIsRejected() {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> new RelaySettings("relay-1", 0, Duration.ofSeconds(30), CONFIRM_TIMEOUT, 10,

@@ -713,6 +713,224 @@ class OutboxRelayServiceTest {
         assertThat(broker.deliveredIds()).containsExactly(a.id());
     }
 
+    /** A channel the broker closes over one message of the batch (CHANNEL_CLOSED): bounded retries, then blame. */
+    @Nested
+    class ChannelErrors {
+
+        private RelayOutboxUseCase relayWithRetries(int channelErrorRetries, int maxAttempts) {
+            return OrderingUseCases.relayOutbox(outbox, broker, new RelaySettings(OWNER, 10, LEASE, CONFIRM_TIMEOUT,
+                    maxAttempts, Backoff.exponential(INITIAL_BACKOFF, MAX_BACKOFF), false, channelErrorRetries,
+                    RelaySettings.Unroutable.RETRY), clock);
+        }
+
+        @Test
+        void theBatchIsReleasedUntriedForTheBoundedRetriesThenOnlyTheMessageTheCloseFollowsIsCharged() {
+            OutboxMessage a = append("a");
+            OutboxMessage poison = append("poison");
+            OutboxMessage c = append("c");
+            broker.poison(poison.id());
+            RelayOutboxUseCase relay = relayWithRetries(2, 5);
+
+            // the original round and two retries: released, nobody charged (a, before the poison, went out)
+            assertThat(relay.relayBatch()).isEqualTo(new RelayRound(3, 1, 0, 0, 2));
+            assertThat(outbox.row(a.id()).status()).isEqualTo(Status.PUBLISHED);
+            for (int retry = 0; retry < 2; retry++) {
+                assertThat(relay.relayBatch()).isEqualTo(new RelayRound(2, 0, 0, 0, 2));
+                assertThat(outbox.rows()).allSatisfy(row -> assertThat(row.attempts()).isZero());
+            }
+            // then one at a time: the poison message is charged, c goes out
+            RelayRound isolated = relay.relayBatch();
+
+            assertThat(isolated).isEqualTo(new RelayRound(2, 1, 1, 0, 0));
+            assertThat(broker.batchIds().subList(3, 5)).containsExactly(List.of(poison.id()), List.of(c.id()));
+            assertThat(outbox.row(poison.id()).attempts()).isEqualTo(1);
+            assertThat(outbox.row(poison.id()).lastError()).startsWith("CHANNEL_CLOSED");
+            assertThat(outbox.row(c.id()).status()).isEqualTo(Status.PUBLISHED);
+            assertThat(outbox.row(c.id()).attempts()).isZero();
+            assertThat(outbox.row(a.id()).attempts()).isZero();
+        }
+
+        @Test
+        void thePoisonMessageParksAfterMaxAttemptsAndNoOtherMessageIsEverCharged() {
+            List<OutboxMessage> good = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                good.add(append("good-" + i));
+            }
+            OutboxMessage poison = append("poison");
+            good.add(append("good-last"));
+            broker.poison(poison.id());
+            RelayOutboxUseCase relay = relayWithRetries(1, 2);
+
+            for (int round = 0; round < 20 && outbox.row(poison.id()).status() != Status.PARKED; round++) {
+                relay.relayBatch();
+                clock.advance(MAX_BACKOFF); // the poison message's backoff
+            }
+
+            assertThat(outbox.row(poison.id()).status()).isEqualTo(Status.PARKED);
+            assertThat(outbox.row(poison.id()).attempts()).isEqualTo(2);
+            assertThat(good).allSatisfy(message -> {
+                assertThat(outbox.row(message.id()).status()).isEqualTo(Status.PUBLISHED);
+                assertThat(outbox.row(message.id()).attempts()).isZero();
+            });
+        }
+
+        @Test
+        void withNoRetriesTheNextRoundGoesOneAtATime() {
+            OutboxMessage poison = append("poison");
+            OutboxMessage b = append("b");
+            broker.poison(poison.id());
+            RelayOutboxUseCase relay = relayWithRetries(0, 3);
+
+            assertThat(relay.relayBatch()).isEqualTo(new RelayRound(2, 0, 0, 0, 2));
+            assertThat(relay.relayBatch()).isEqualTo(new RelayRound(2, 1, 1, 0, 0));
+            assertThat(outbox.row(b.id()).attempts()).isZero();
+        }
+
+        @Test
+        void theOneAtATimeRoundKeepsToOneConfirmTimeoutAndReleasesWhatItCouldNotSend() {
+            OutboxMessage poison = append("poison");
+            OutboxMessage b = append("b");
+            OutboxMessage c = append("c");
+            broker.poison(poison.id());
+            RelayOutboxUseCase relay = relayWithRetries(0, 3);
+            relay.relayBatch();
+            // the poison message alone takes the whole confirm timeout
+            broker.beforeNextPublish(batch -> clock.advance(CONFIRM_TIMEOUT));
+
+            assertThat(relay.relayBatch()).isEqualTo(new RelayRound(3, 0, 1, 0, 2));
+            assertThat(broker.confirmTimeouts().get(1)).isEqualTo(CONFIRM_TIMEOUT);
+            assertThat(broker.calls()).isEqualTo(2);
+            assertThat(outbox.row(b.id()).attempts()).isZero();
+            assertThat(outbox.row(c.id()).attempts()).isZero();
+            assertThat(outbox.row(c.id()).claimedBy()).isNull();
+        }
+
+        @Test
+        void aRoundWithoutAChannelCloseStartsTheCountAgain() {
+            OutboxMessage a = append("a");
+            broker.answerOnce(a.id(), Outcome.CHANNEL_CLOSED, Outcome.CONFIRMED);
+            RelayOutboxUseCase relay = relayWithRetries(1, 3);
+            relay.relayBatch();
+            relay.relayBatch();
+            OutboxMessage b = append("b");
+            broker.answerOnce(b.id(), Outcome.CHANNEL_CLOSED);
+
+            assertThat(relay.relayBatch()).isEqualTo(new RelayRound(1, 0, 0, 0, 1)); // released, not isolated
+            assertThat(outbox.row(b.id()).attempts()).isZero();
+            assertThat(broker.batchIds().get(2)).containsExactly(b.id());
+        }
+
+        @Test
+        void aChannelCloseIsNotABrokerOutage() {
+            OutboxMessage a = append("a");
+            broker.answerOnce(a.id(), Outcome.CHANNEL_CLOSED);
+            OutboxRelayService relay = (OutboxRelayService) relayWithRetries(3, 3);
+
+            relay.relayBatch();
+
+            assertThat(relay.brokerUnavailable()).isFalse();
+        }
+    }
+
+    /** ordering.outbox.unroutable: what a message no queue took (RETURNED) becomes. */
+    @Nested
+    class Unroutable {
+
+        private RelayOutboxUseCase relayWith(RelaySettings.Unroutable unroutable, int maxAttempts) {
+            return OrderingUseCases.relayOutbox(outbox, broker, new RelaySettings(OWNER, 10, LEASE, CONFIRM_TIMEOUT,
+                    maxAttempts, Backoff.exponential(INITIAL_BACKOFF, MAX_BACKOFF), false,
+                    RelaySettings.DEFAULT_CHANNEL_ERROR_RETRIES, unroutable), clock);
+        }
+
+        @Test
+        void retryCountsAnAttemptAndParksAfterMaxAttempts() {
+            OutboxMessage a = append("a");
+            broker.answer(a.id(), Outcome.RETURNED);
+            RelayOutboxUseCase relay = relayWith(RelaySettings.Unroutable.RETRY, 2);
+
+            assertThat(relay.relayBatch()).isEqualTo(new RelayRound(1, 0, 1, 0, 0));
+            assertThat(outbox.row(a.id()).status()).isEqualTo(Status.PENDING);
+            clock.advance(MAX_BACKOFF);
+            assertThat(relay.relayBatch()).isEqualTo(new RelayRound(1, 0, 0, 1, 0));
+            assertThat(outbox.row(a.id()).status()).isEqualTo(Status.PARKED);
+        }
+
+        @Test
+        void parkParksAtOnceWithTheReturnAsItsError() {
+            OutboxMessage a = append("a");
+            OutboxMessage b = append("b");
+            broker.answer(a.id(), Outcome.RETURNED);
+
+            assertThat(relayWith(RelaySettings.Unroutable.PARK, 10).relayBatch())
+                    .isEqualTo(new RelayRound(2, 1, 0, 1, 0));
+            assertThat(outbox.row(a.id()).status()).isEqualTo(Status.PARKED);
+            assertThat(outbox.row(a.id()).attempts()).isEqualTo(1);
+            assertThat(outbox.row(a.id()).lastError()).startsWith("RETURNED").contains("NO_ROUTE");
+            assertThat(outbox.row(b.id()).status()).isEqualTo(Status.PUBLISHED);
+        }
+
+        @Test
+        void parkDoesNotParkOtherRefusals() {
+            OutboxMessage a = append("a");
+            broker.answerOnce(a.id(), Outcome.NACKED);
+
+            assertThat(relayWith(RelaySettings.Unroutable.PARK, 10).relayBatch())
+                    .isEqualTo(new RelayRound(1, 0, 1, 0, 0));
+        }
+
+        @Test
+        void publishCountsTheUnroutableMessageAsPublishedWithoutAnAttempt() {
+            OutboxMessage a = append("a");
+            broker.answer(a.id(), Outcome.RETURNED);
+
+            assertThat(relayWith(RelaySettings.Unroutable.PUBLISH, 10).relayBatch())
+                    .isEqualTo(new RelayRound(1, 1, 0, 0, 0));
+            assertThat(outbox.row(a.id()).status()).isEqualTo(Status.PUBLISHED);
+            assertThat(outbox.row(a.id()).attempts()).isZero();
+        }
+    }
+
+    /** A broker under a resource alarm blocks publishing: no claim, no attempt, until it is unblocked. */
+    @Nested
+    class Backpressure {
+
+        private volatile String blocked;
+
+        private RelayOutboxUseCase gatedRelay() {
+            return OrderingUseCases.relayOutbox(outbox, broker, settings(OWNER, 10, 3, false), clock,
+                    RelayMetrics.NONE, () -> java.util.Optional.ofNullable(blocked));
+        }
+
+        @Test
+        void whileTheBrokerBlocksPublishingNothingIsClaimedOrSent() {
+            OutboxMessage a = append("a");
+            RelayOutboxUseCase relay = gatedRelay();
+            blocked = "low on memory";
+
+            assertThat(relay.relayBatch()).isEqualTo(RelayRound.NOTHING);
+            assertThat(relay.drain()).isEqualTo(RelayRound.NOTHING);
+
+            assertThat(outbox.claimCalls()).isZero();
+            assertThat(broker.calls()).isZero();
+            assertThat(outbox.row(a.id()).claimedBy()).isNull();
+            assertThat(outbox.row(a.id()).attempts()).isZero();
+        }
+
+        @Test
+        void onceUnblockedTheRelayClaimsAndPublishesAgain() {
+            OutboxMessage a = append("a");
+            RelayOutboxUseCase relay = gatedRelay();
+            blocked = "low on disk";
+            relay.relayBatch();
+
+            blocked = null;
+
+            assertThat(relay.relayBatch()).isEqualTo(new RelayRound(1, 1, 0, 0, 0));
+            assertThat(outbox.row(a.id()).status()).isEqualTo(Status.PUBLISHED);
+            assertThat(outbox.row(a.id()).attempts()).isZero();
+        }
+    }
+
     @Nested
     class Metrics {
 

@@ -9,9 +9,11 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
 
@@ -23,6 +25,8 @@ import java.util.function.Consumer;
  *   <li>while the broker is down ({@link #brokerDown()}, or one of the calls counted by
  *       {@link #brokerUnavailableForNextCalls(int)}), every message of the call is
  *       {@link Outcome#BROKER_UNAVAILABLE} and no other script is used up;</li>
+ *   <li>else, once a poison message ({@link #poison}) was handed over in this call, it and every message after
+ *       it are {@link Outcome#CHANNEL_CLOSED}: the broker closed the channel over it;</li>
  *   <li>else the next answer queued by {@link #answerOnce} for that message is used up;</li>
  *   <li>else the standing answer set by {@link #answer} for that message;</li>
  *   <li>else {@link Outcome#CONFIRMED}.</li>
@@ -33,6 +37,7 @@ import java.util.function.Consumer;
 public final class ScriptedMessagePublisher implements MessagePublisher {
 
     private final Map<UUID, Answer> standing = new HashMap<>();
+    private final Set<UUID> poison = new HashSet<>();
     private final Map<UUID, Deque<Answer>> once = new HashMap<>();
     private final List<List<OutboxMessage>> batches = new ArrayList<>();
     private final List<Duration> confirmTimeouts = new ArrayList<>();
@@ -62,6 +67,12 @@ public final class ScriptedMessagePublisher implements MessagePublisher {
         for (Outcome outcome : outcomes) {
             queue.add(new Answer(Objects.requireNonNull(outcome, "outcome"), defaultDetail(outcome)));
         }
+        return this;
+    }
+
+    /** Every publish of the message makes the broker close the channel (e.g. an invalid header). */
+    public synchronized ScriptedMessagePublisher poison(UUID messageId) {
+        poison.add(Objects.requireNonNull(messageId, "messageId"));
         return this;
     }
 
@@ -112,9 +123,12 @@ public final class ScriptedMessagePublisher implements MessagePublisher {
                 unavailableCalls--;
             }
             List<PublishResult> results = new ArrayList<>(batch.size());
+            boolean closed = false;
             for (OutboxMessage message : batch) {
+                closed = closed || poison.contains(message.id());
                 Answer answer = unavailable
                         ? new Answer(Outcome.BROKER_UNAVAILABLE, defaultDetail(Outcome.BROKER_UNAVAILABLE))
+                        : closed ? new Answer(Outcome.CHANNEL_CLOSED, defaultDetail(Outcome.CHANNEL_CLOSED))
                         : nextAnswer(message.id());
                 if (answer.outcome() == Outcome.CONFIRMED) {
                     delivered.add(message);
@@ -174,6 +188,7 @@ public final class ScriptedMessagePublisher implements MessagePublisher {
             case RETURNED -> "312 NO_ROUTE (scripted)";
             case TIMED_OUT -> "no confirm before the deadline (scripted)";
             case BROKER_UNAVAILABLE -> "connection refused (scripted)";
+            case CHANNEL_CLOSED -> "406 PRECONDITION_FAILED (scripted)";
             case CONFIRMED -> null;
         };
     }

@@ -30,6 +30,19 @@ class ScriptedMessagePublisherTest {
     }
 
     @Test
+    void aPoisonMessageClosesTheChannelForItselfAndEverythingAfterItInTheCall() {
+        OutboxMessage c = OutboxMessages.orderPlaced("c", Instant.parse("2025-03-14T09:00:02Z"));
+        broker.poison(b.id());
+
+        List<PublishResult> results = broker.publish(List.of(a, b, c), TIMEOUT);
+
+        assertThat(results).extracting(PublishResult::outcome)
+                .containsExactly(Outcome.CONFIRMED, Outcome.CHANNEL_CLOSED, Outcome.CHANNEL_CLOSED);
+        assertThat(broker.publish(List.of(c), TIMEOUT)).extracting(PublishResult::outcome)
+                .containsExactly(Outcome.CONFIRMED);
+    }
+
+    @Test
     void aStandingAnswerHoldsForEveryPublishOfTheMessage() {
         broker.answer(a.id(), Outcome.RETURNED);
 

@@ -266,6 +266,34 @@ class RabbitMessagePublisherIT {
                 .extracting(PublishResult::outcome).containsOnly(Outcome.CONFIRMED);
     }
 
+    /**
+     * A message the broker refuses: RabbitMQ closes the channel with 406 PRECONDITION_FAILED when a {@code CC}
+     * header is not an array. The messages not confirmed before the close are CHANNEL_CLOSED (not
+     * BROKER_UNAVAILABLE), and the poison message, sent alone, is named as the one published last before the close.
+     */
+    @Test
+    void aMessageTheBrokerRefusesClosesTheChannelAndIsNamedWhenSentAlone() {
+        RabbitMessagePublisher publisher = publisher(broker.connectionFactory());
+        List<OutboxMessage> batch = new ArrayList<>(orderPlaced(exchange, 4));
+        batch.set(2, TestOutboxMessages.poisoned(batch.get(2)));
+
+        List<PublishResult> results = publisher.publish(batch, CONFIRM_TIMEOUT);
+
+        assertThat(results.subList(2, 4)).allSatisfy(result -> {
+            assertThat(result.outcome()).isEqualTo(Outcome.CHANNEL_CLOSED);
+            assertThat(result.detail()).contains("406").contains("PRECONDITION_FAILED");
+        });
+        assertThat(results.subList(0, 2)).extracting(PublishResult::outcome)
+                .allMatch(outcome -> outcome == Outcome.CONFIRMED || outcome == Outcome.CHANNEL_CLOSED);
+
+        List<PublishResult> alone = publisher.publish(List.of(batch.get(2)), CONFIRM_TIMEOUT);
+        assertThat(alone.get(0).outcome()).isEqualTo(Outcome.CHANNEL_CLOSED);
+        assertThat(alone.get(0).detail()).endsWith(RoundOutcomes.PUBLISHED_LAST);
+
+        assertThat(publisher.publish(orderPlaced(exchange, 3), CONFIRM_TIMEOUT))
+                .extracting(PublishResult::outcome).containsOnly(Outcome.CONFIRMED);
+    }
+
     @Test
     void aBrokerThatCannotBeReachedMakesEveryMessageBrokerUnavailableWithoutThrowing() throws IOException {
         int closedPort;

@@ -11,6 +11,7 @@ import dev.bookstore.ordering.domain.shared.UuidV7;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +45,18 @@ public final class TestOutboxMessages {
     public static OutboxMessage redirected(OutboxMessage message, String exchange, String routingKey) {
         return new OutboxMessage(message.id(), message.aggregateType(), message.aggregateId(), message.type(),
                 exchange, routingKey, message.payload(), message.headers(), message.occurredAt(),
+                message.attempts());
+    }
+
+    /**
+     * The same message with a header RabbitMQ refuses: {@code CC} must be an array of routing keys, and a string
+     * makes the broker close the channel with 406 PRECONDITION_FAILED.
+     */
+    public static OutboxMessage poisoned(OutboxMessage message) {
+        Map<String, String> headers = new HashMap<>(message.headers());
+        headers.put("CC", "not-an-array");
+        return new OutboxMessage(message.id(), message.aggregateType(), message.aggregateId(), message.type(),
+                message.exchange(), message.routingKey(), message.payload(), headers, message.occurredAt(),
                 message.attempts());
     }
 
