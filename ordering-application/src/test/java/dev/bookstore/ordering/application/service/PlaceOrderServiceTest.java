@@ -37,7 +37,7 @@ class PlaceOrderServiceTest {
     private final RecordingDomainEventPublisher events = new RecordingDomainEventPublisher();
     private final InMemoryIdempotencyKeys idempotencyKeys = new InMemoryIdempotencyKeys(clock);
     private final PlaceOrderUseCase placeOrder =
-            OrderingUseCases.placeOrder(orders, events, idempotencyKeys, clock);
+            OrderingUseCases.placeOrder(orders, events.outbox(), idempotencyKeys, clock);
 
     @Test
     void placingAnOrderSavesIt() {
