@@ -137,18 +137,6 @@ public final class OrderEventContract implements EventExternalizer {
         });
     }
 
-    /**
-     * Reads a {@value #ORDER_CANCELLED_TYPE} body.
-     *
-     * @throws InvalidPayloadException when the body is not JSON or misses or mistypes a field
-     */
-    public static OrderCancelledPayload parseOrderCancelled(String json) {
-        return parse(json, ORDER_CANCELLED_TYPE, body -> new OrderCancelledPayload(
-                UUID.fromString(text(body, "orderId")),
-                text(body, "reason"),
-                Instant.parse(text(body, "cancelledAt"))));
-    }
-
     private interface Reader<T> {
         T read(JsonNode body);
     }
