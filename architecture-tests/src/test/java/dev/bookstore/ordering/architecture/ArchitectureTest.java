@@ -30,6 +30,10 @@ class ArchitectureTest {
     static final ArchRule ADAPTERS_DO_NOT_DEPEND_ON_EACH_OTHER = RULES.adaptersDoNotDependOnEachOther();
 
     @ArchTest
+    static final ArchRule ADAPTERS_USE_NO_PORT_IMPLEMENTED_BY_ANOTHER_ADAPTER =
+            RULES.adaptersUseNoPortImplementedByAnotherAdapter();
+
+    @ArchTest
     static final ArchRule ONLY_BOOTSTRAP_DEPENDS_ON_ADAPTERS = RULES.onlyBootstrapDependsOnAdapters();
 
     @ArchTest

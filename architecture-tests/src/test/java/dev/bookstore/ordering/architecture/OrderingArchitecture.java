@@ -8,12 +8,19 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noMethods;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.CompositeArchRule;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -41,6 +48,11 @@ final class OrderingArchitecture {
     private final String adapters;
     private final String persistence;
     private final String messaging;
+    /**
+     * Driving adapters inside an adapter module: they stand where a use case would and may use the driven ports
+     * of other adapters (the inbox listener records deliveries through {@code InboxStore}).
+     */
+    private final String drivingAdapters;
     /** The bootstrap module: the application class in the root package itself, and {@code bootstrap..}. */
     private final String[] bootstrap;
     private final String web;
@@ -56,6 +68,7 @@ final class OrderingArchitecture {
         this.adapters = root + ".adapters..";
         this.persistence = root + ".adapters.persistence..";
         this.messaging = root + ".adapters.messaging..";
+        this.drivingAdapters = root + ".adapters.messaging.in..";
         this.bootstrap = new String[] {root, root + ".bootstrap.."};
         this.web = root + ".bootstrap.web..";
         this.domainEvent = root + ".domain.shared.DomainEvent";
@@ -71,6 +84,7 @@ final class OrderingArchitecture {
         rules.put("domainDependsOnlyOnTheJdk", domainDependsOnlyOnTheJdk());
         rules.put("applicationDependsOnlyOnTheJdkAndTheDomain", applicationDependsOnlyOnTheJdkAndTheDomain());
         rules.put("adaptersDoNotDependOnEachOther", adaptersDoNotDependOnEachOther());
+        rules.put("adaptersUseNoPortImplementedByAnotherAdapter", adaptersUseNoPortImplementedByAnotherAdapter());
         rules.put("onlyBootstrapDependsOnAdapters", onlyBootstrapDependsOnAdapters());
         rules.put("coreDoesNotDependOnAdaptersOrBootstrap", coreDoesNotDependOnAdaptersOrBootstrap());
         rules.put("layersPointInwards", layersPointInwards());
@@ -118,6 +132,59 @@ final class OrderingArchitecture {
                         .should().dependOnClassesThat().resideInAPackage(persistence))
                 .because("adapters meet only through the application's ports, so each can be replaced or tested "
                         + "alone (DESIGN.md 2: adapters never depend on each other)");
+    }
+
+    /**
+     * Generic: for every driven port an adapter class uses, the port's implementations are looked up among the
+     * imported classes; one that lives in another adapter or in bootstrap means the adapter's write path goes
+     * through someone else's code (the persistence adapter asking the messaging adapter's contract what to
+     * store). The application decides and hands the adapter what to write.
+     */
+    ArchRule adaptersUseNoPortImplementedByAnotherAdapter() {
+        String adaptersPackage = packageOf(adapters);
+        ArchCondition<JavaClass> useNoForeignPort = new ArchCondition<>(
+                "use no driven port implemented by another adapter or by bootstrap") {
+            @Override
+            public void check(JavaClass adapterClass, ConditionEvents events) {
+                String ownAdapter = adapterOf(adapterClass, adaptersPackage);
+                Set<String> reported = new TreeSet<>();
+                for (Dependency dependency : adapterClass.getDirectDependenciesFromSelf()) {
+                    JavaClass port = dependency.getTargetClass();
+                    // implementing a port is the adapter's job; only using one is checked
+                    if (!port.isInterface() || !isInPackageOrBelow(port, packageOf(portOut))
+                            || adapterClass.isAssignableTo(port.getName())) {
+                        continue;
+                    }
+                    for (JavaClass implementation : port.getAllSubclasses()) {
+                        boolean foreign = !implementation.isInterface()
+                                && (isInPackageOrBelow(implementation, adaptersPackage)
+                                        || isBootstrap(implementation))
+                                && !isInPackageOrBelow(implementation, ownAdapter);
+                        if (foreign && reported.add(port.getName() + implementation.getName())) {
+                            events.add(SimpleConditionEvent.violated(adapterClass, "Class <"
+                                    + adapterClass.getName() + "> uses port <" + port.getName()
+                                    + ">, implemented by <" + implementation.getName() + "> outside its adapter"
+                                    + " (" + dependency.getDescription() + ")"));
+                        }
+                    }
+                }
+            }
+        };
+        return classes().that().resideInAPackage(adapters).and().resideOutsideOfPackage(drivingAdapters)
+                .should(useNoForeignPort)
+                .because("the write flows one way: the application decides what leaves the service and builds it; "
+                        + "an adapter stores or sends what it is given and never asks another adapter (DESIGN.md 2)");
+    }
+
+    /** The adapter module a class belongs to: {@code <root>.adapters.<name>}. */
+    private static String adapterOf(JavaClass javaClass, String adaptersPackage) {
+        String rest = javaClass.getPackageName().substring(adaptersPackage.length() + 1);
+        int dot = rest.indexOf('.');
+        return adaptersPackage + "." + (dot < 0 ? rest : rest.substring(0, dot));
+    }
+
+    private boolean isBootstrap(JavaClass javaClass) {
+        return javaClass.getPackageName().equals(root) || isInPackageOrBelow(javaClass, root + ".bootstrap");
     }
 
     ArchRule onlyBootstrapDependsOnAdapters() {

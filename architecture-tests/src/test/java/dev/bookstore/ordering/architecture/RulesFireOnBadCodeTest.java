@@ -65,6 +65,20 @@ class RulesFireOnBadCodeTest {
     }
 
     @Test
+    void persistenceThatAsksTheMessagingContractOrTheTracerBreaksAdaptersUseNoPortImplementedByAnotherAdapter() {
+        assertFires(BAD.adaptersUseNoPortImplementedByAnotherAdapter(),
+                "Class <" + BAD_ROOT + ".adapters.persistence.OutboxRowWriter> uses port <"
+                        + BAD_ROOT + ".application.port.out.WireContract>, implemented by <"
+                        + BAD_ROOT + ".adapters.messaging.out.RabbitWireContract>",
+                "Class <" + BAD_ROOT + ".adapters.persistence.OutboxRowWriter> uses port <"
+                        + BAD_ROOT + ".application.port.out.CurrentTrace>, implemented by <"
+                        + BAD_ROOT + ".bootstrap.config.MicrometerCurrentTrace>");
+        // implementing a port is not using it
+        assertDoesNotBlame(BAD.adaptersUseNoPortImplementedByAnotherAdapter(),
+                ".adapters.messaging.out.RabbitWireContract");
+    }
+
+    @Test
     void aDomainClassThatHoldsAJpaEntityBreaksOnlyBootstrapDependsOnAdapters() {
         assertFires(BAD.onlyBootstrapDependsOnAdapters(), BAD_ROOT + ".domain.order.OrderCache");
     }

@@ -3,13 +3,18 @@ package dev.bookstore.ordering.bootstrap.config;
 import dev.bookstore.ordering.application.port.in.CancelOrderUseCase;
 import dev.bookstore.ordering.application.port.in.GetOrderQuery;
 import dev.bookstore.ordering.application.port.in.PlaceOrderUseCase;
-import dev.bookstore.ordering.application.port.out.DomainEventPublisher;
+import dev.bookstore.ordering.application.port.out.EventExternalizer;
 import dev.bookstore.ordering.application.port.out.IdempotencyKeys;
 import dev.bookstore.ordering.application.port.out.OrderRepository;
+import dev.bookstore.ordering.application.port.out.OutboxWriter;
+import dev.bookstore.ordering.application.port.out.TraceContext;
+import dev.bookstore.ordering.application.service.EventOutbox;
 import dev.bookstore.ordering.application.service.OrderingUseCases;
+import dev.bookstore.ordering.bootstrap.modulith.SpringDomainEventPublisher;
 import java.time.Clock;
 import java.time.Duration;
 import org.springframework.aop.framework.ProxyFactory;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -37,8 +42,19 @@ class UseCaseConfiguration {
         return Clock.tick(Clock.systemUTC(), Duration.ofNanos(1_000));
     }
 
+    /**
+     * The write flows one way: the application decides which events leave the service and builds their outbox
+     * messages (through the wire contract of the messaging adapter and the current trace); the persistence
+     * adapter only stores them, in the use case's transaction.
+     */
     @Bean
-    PlaceOrderUseCase placeOrderUseCase(OrderRepository orders, DomainEventPublisher events,
+    EventOutbox eventOutbox(ApplicationEventPublisher springEvents, EventExternalizer contract, TraceContext trace,
+                            OutboxWriter writer) {
+        return new EventOutbox(new SpringDomainEventPublisher(springEvents), contract, trace, writer);
+    }
+
+    @Bean
+    PlaceOrderUseCase placeOrderUseCase(OrderRepository orders, EventOutbox events,
                                         IdempotencyKeys idempotencyKeys, Clock clock,
                                         PlatformTransactionManager transactions) {
         return inTransaction(OrderingUseCases.placeOrder(orders, events, idempotencyKeys, clock),
@@ -46,7 +62,7 @@ class UseCaseConfiguration {
     }
 
     @Bean
-    CancelOrderUseCase cancelOrderUseCase(OrderRepository orders, DomainEventPublisher events, Clock clock,
+    CancelOrderUseCase cancelOrderUseCase(OrderRepository orders, EventOutbox events, Clock clock,
                                           PlatformTransactionManager transactions) {
         return inTransaction(OrderingUseCases.cancelOrder(orders, events, clock), CancelOrderUseCase.class,
                 transactions, false);

@@ -1,7 +1,6 @@
 package dev.bookstore.ordering.application.outbox;
 
 import java.time.Instant;
-import java.util.Optional;
 
 /**
  * Which published messages an operator sends again: those of one aggregate, those that occurred in a time range
@@ -12,10 +11,6 @@ import java.util.Optional;
  * @param aggregateType optional; narrows an aggregate id to one type
  */
 public record ReplaySelection(String aggregateType, String aggregateId, Instant from, Instant to) {
-
-    public Optional<String> aggregateTypeIfGiven() {
-        return Optional.ofNullable(aggregateType);
-    }
 
     public boolean byAggregate() {
         return aggregateId != null;

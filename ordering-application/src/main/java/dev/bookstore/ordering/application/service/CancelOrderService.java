@@ -3,7 +3,6 @@ package dev.bookstore.ordering.application.service;
 import dev.bookstore.ordering.application.port.in.CancelOrderUseCase;
 import dev.bookstore.ordering.application.port.in.OrderDetails;
 import dev.bookstore.ordering.application.port.in.OrderNotFoundException;
-import dev.bookstore.ordering.application.port.out.DomainEventPublisher;
 import dev.bookstore.ordering.application.port.out.OrderRepository;
 import dev.bookstore.ordering.domain.order.Order;
 import dev.bookstore.ordering.domain.order.OrderId;
@@ -13,10 +12,10 @@ import java.time.Clock;
 final class CancelOrderService implements CancelOrderUseCase {
 
     private final OrderRepository orders;
-    private final DomainEventPublisher events;
+    private final EventOutbox events;
     private final Clock clock;
 
-    CancelOrderService(OrderRepository orders, DomainEventPublisher events, Clock clock) {
+    CancelOrderService(OrderRepository orders, EventOutbox events, Clock clock) {
         this.orders = orders;
         this.events = events;
         this.clock = clock;
@@ -27,7 +26,7 @@ final class CancelOrderService implements CancelOrderUseCase {
         Order order = orders.findById(orderId).orElseThrow(() -> new OrderNotFoundException(orderId));
         order.cancel(reason, clock.instant());
         orders.update(order);
-        events.publish(order.pullRecordedEvents());
+        events.record(order.pullRecordedEvents());
         return OrderDetails.of(order);
     }
 }

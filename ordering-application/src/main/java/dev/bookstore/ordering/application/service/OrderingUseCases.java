@@ -12,7 +12,6 @@ import dev.bookstore.ordering.application.port.in.GetOutboxStatsQuery;
 import dev.bookstore.ordering.application.port.in.PlaceOrderUseCase;
 import dev.bookstore.ordering.application.port.in.RelayOutboxUseCase;
 import dev.bookstore.ordering.application.port.out.BrokerBackpressure;
-import dev.bookstore.ordering.application.port.out.DomainEventPublisher;
 import dev.bookstore.ordering.application.port.out.IdempotencyKeys;
 import dev.bookstore.ordering.application.port.out.MessagePublisher;
 import dev.bookstore.ordering.application.port.out.OrderRepository;
@@ -30,12 +29,12 @@ public final class OrderingUseCases {
     private OrderingUseCases() {
     }
 
-    public static PlaceOrderUseCase placeOrder(OrderRepository orders, DomainEventPublisher events,
+    public static PlaceOrderUseCase placeOrder(OrderRepository orders, EventOutbox events,
                                                IdempotencyKeys idempotencyKeys, Clock clock) {
         return new PlaceOrderService(orders, events, idempotencyKeys, clock);
     }
 
-    public static CancelOrderUseCase cancelOrder(OrderRepository orders, DomainEventPublisher events, Clock clock) {
+    public static CancelOrderUseCase cancelOrder(OrderRepository orders, EventOutbox events, Clock clock) {
         return new CancelOrderService(orders, events, clock);
     }
 

@@ -6,7 +6,6 @@ import dev.bookstore.ordering.application.port.in.OrderDetails;
 import dev.bookstore.ordering.application.port.in.PlaceOrderCommand;
 import dev.bookstore.ordering.application.port.in.PlaceOrderUseCase;
 import dev.bookstore.ordering.application.port.in.RequestInProgressException;
-import dev.bookstore.ordering.application.port.out.DomainEventPublisher;
 import dev.bookstore.ordering.application.port.out.IdempotencyKeys;
 import dev.bookstore.ordering.application.port.out.IdempotencyKeys.Claim;
 import dev.bookstore.ordering.application.port.out.OrderRepository;
@@ -26,11 +25,11 @@ import java.util.Optional;
 final class PlaceOrderService implements PlaceOrderUseCase {
 
     private final OrderRepository orders;
-    private final DomainEventPublisher events;
+    private final EventOutbox events;
     private final IdempotencyKeys idempotencyKeys;
     private final Clock clock;
 
-    PlaceOrderService(OrderRepository orders, DomainEventPublisher events, IdempotencyKeys idempotencyKeys,
+    PlaceOrderService(OrderRepository orders, EventOutbox events, IdempotencyKeys idempotencyKeys,
                       Clock clock) {
         this.orders = orders;
         this.events = events;
@@ -50,7 +49,7 @@ final class PlaceOrderService implements PlaceOrderUseCase {
             }
         }
         orders.add(order);
-        events.publish(order.pullRecordedEvents());
+        events.record(order.pullRecordedEvents());
         return OrderDetails.of(order);
     }
 

@@ -31,13 +31,13 @@ class CancelOrderServiceTest {
     private final MutableClock clock = MutableClock.at("2025-03-14T09:26:53.589Z");
     private final InMemoryOrderRepository orders = new InMemoryOrderRepository();
     private final RecordingDomainEventPublisher events = new RecordingDomainEventPublisher();
-    private final CancelOrderUseCase cancelOrder = OrderingUseCases.cancelOrder(orders, events, clock);
+    private final CancelOrderUseCase cancelOrder = OrderingUseCases.cancelOrder(orders, events.outbox(), clock);
 
     private OrderId placed;
 
     @BeforeEach
     void placeAnOrder() {
-        OrderDetails details = OrderingUseCases.placeOrder(orders, events, new InMemoryIdempotencyKeys(clock), clock)
+        OrderDetails details = OrderingUseCases.placeOrder(orders, events.outbox(), new InMemoryIdempotencyKeys(clock), clock)
                 .placeOrder(PlaceOrderCommand.of(UUID.randomUUID(), "EUR",
                         List.of(new Item("b-1", 1, new BigDecimal("9.99")))));
         placed = new OrderId(details.id());

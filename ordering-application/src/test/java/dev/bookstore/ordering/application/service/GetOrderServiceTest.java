@@ -31,7 +31,7 @@ class GetOrderServiceTest {
     private final MutableClock clock = MutableClock.at("2025-03-14T09:00:00Z");
     private final InMemoryOrderRepository orders = new InMemoryOrderRepository();
     private final PlaceOrderUseCase placeOrder =
-            OrderingUseCases.placeOrder(orders, new RecordingDomainEventPublisher(),
+            OrderingUseCases.placeOrder(orders, new RecordingDomainEventPublisher().outbox(),
                     new InMemoryIdempotencyKeys(clock), clock);
     private final GetOrderQuery query = OrderingUseCases.getOrder(orders);
 

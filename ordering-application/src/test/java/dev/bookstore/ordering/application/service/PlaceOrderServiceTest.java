@@ -23,10 +23,13 @@ import dev.bookstore.ordering.domain.shared.DomainEvent;
 import dev.bookstore.ordering.domain.shared.Money;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Currency;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class PlaceOrderServiceTest {
 
@@ -37,7 +40,7 @@ class PlaceOrderServiceTest {
     private final RecordingDomainEventPublisher events = new RecordingDomainEventPublisher();
     private final InMemoryIdempotencyKeys idempotencyKeys = new InMemoryIdempotencyKeys(clock);
     private final PlaceOrderUseCase placeOrder =
-            OrderingUseCases.placeOrder(orders, events, idempotencyKeys, clock);
+            OrderingUseCases.placeOrder(orders, events.outbox(), idempotencyKeys, clock);
 
     @Test
     void placingAnOrderSavesIt() {
@@ -109,6 +112,22 @@ class PlaceOrderServiceTest {
         assertThatThrownBy(() -> placeOrder.placeOrder(mixedCurrencies))
                 .isInstanceOfSatisfying(InvalidOrderException.class,
                         e -> assertThat(e.field()).isEqualTo("items[0].unitPrice"));
+        assertThat(orders.size()).isZero();
+        assertThat(events.events()).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 101})
+    void aLineCountOutsideOneToOneHundredIsRejectedByTheDomainNamingItems(int count) {
+        List<Item> items = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            items.add(new Item("b-" + i, 1, new BigDecimal("9.99")));
+        }
+        PlaceOrderCommand command = PlaceOrderCommand.of(CUSTOMER, "EUR", items);
+
+        assertThatThrownBy(() -> placeOrder.placeOrder(command))
+                .isInstanceOfSatisfying(InvalidOrderException.class,
+                        e -> assertThat(e.field()).isEqualTo("items"));
         assertThat(orders.size()).isZero();
         assertThat(events.events()).isEmpty();
     }

@@ -40,7 +40,7 @@ class PlaceOrderWithIdempotencyKeyTest {
     private final InMemoryOrderRepository orders = new InMemoryOrderRepository();
     private final RecordingDomainEventPublisher events = new RecordingDomainEventPublisher();
     private final InMemoryIdempotencyKeys keys = new InMemoryIdempotencyKeys(clock);
-    private final PlaceOrderUseCase placeOrder = OrderingUseCases.placeOrder(orders, events, keys, clock);
+    private final PlaceOrderUseCase placeOrder = OrderingUseCases.placeOrder(orders, events.outbox(), keys, clock);
 
     @Test
     void theFirstRequestWithAKeyPlacesTheOrderAndRecordsTheKey() {

@@ -1,9 +1,12 @@
 package dev.bookstore.ordering.application.testing;
 
 import dev.bookstore.ordering.application.port.out.DomainEventPublisher;
+import dev.bookstore.ordering.application.port.out.TraceContext;
+import dev.bookstore.ordering.application.service.EventOutbox;
 import dev.bookstore.ordering.domain.shared.DomainEvent;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** {@link DomainEventPublisher} that only remembers what it was handed, in order. */
 public final class RecordingDomainEventPublisher implements DomainEventPublisher {
@@ -13,6 +16,16 @@ public final class RecordingDomainEventPublisher implements DomainEventPublisher
     @Override
     public synchronized void publish(List<DomainEvent> events) {
         calls.add(List.copyOf(events));
+    }
+
+    /**
+     * An {@link EventOutbox} that hands every event to this recorder and lets none leave the service (the
+     * outbox itself is tested by {@code EventOutboxTest}).
+     */
+    public EventOutbox outbox() {
+        return new EventOutbox(this, event -> Optional.empty(), TraceContext.none(), messages -> {
+            throw new AssertionError("no event leaves the service in this test: " + messages);
+        });
     }
 
     /** Every event handed over, oldest first, across all calls. */

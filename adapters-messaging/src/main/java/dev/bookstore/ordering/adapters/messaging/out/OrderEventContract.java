@@ -1,6 +1,6 @@
 package dev.bookstore.ordering.adapters.messaging.out;
 
-import dev.bookstore.ordering.application.outbox.OutboxMessage;
+import dev.bookstore.ordering.application.outbox.ExternalizedEvent;
 import dev.bookstore.ordering.application.port.out.EventExternalizer;
 import dev.bookstore.ordering.domain.order.OrderCancelled;
 import dev.bookstore.ordering.domain.order.OrderLine;
@@ -13,7 +13,6 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Currency;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
@@ -67,24 +66,17 @@ public final class OrderEventContract implements EventExternalizer {
     }
 
     @Override
-    public Optional<OutboxMessage> externalize(DomainEvent event, Map<String, String> headers) {
+    public Optional<ExternalizedEvent> externalize(DomainEvent event) {
         Objects.requireNonNull(event, "event");
-        Objects.requireNonNull(headers, "headers");
         if (event instanceof OrderPlaced placed) {
-            return Optional.of(message(placed, ORDER_PLACED_TYPE, ORDER_PLACED_ROUTING_KEY, orderPlacedJson(placed),
-                    headers));
+            return Optional.of(new ExternalizedEvent(AGGREGATE_TYPE, ORDER_PLACED_TYPE, exchange,
+                    ORDER_PLACED_ROUTING_KEY, orderPlacedJson(placed)));
         }
         if (event instanceof OrderCancelled cancelled) {
-            return Optional.of(message(cancelled, ORDER_CANCELLED_TYPE, ORDER_CANCELLED_ROUTING_KEY,
-                    orderCancelledJson(cancelled), headers));
+            return Optional.of(new ExternalizedEvent(AGGREGATE_TYPE, ORDER_CANCELLED_TYPE, exchange,
+                    ORDER_CANCELLED_ROUTING_KEY, orderCancelledJson(cancelled)));
         }
         return Optional.empty();
-    }
-
-    private OutboxMessage message(DomainEvent event, String type, String routingKey, String payload,
-                                  Map<String, String> headers) {
-        return new OutboxMessage(event.eventId(), AGGREGATE_TYPE, event.aggregateId().toString(), type, exchange,
-                routingKey, payload, headers, event.occurredAt(), 0);
     }
 
     private static String orderPlacedJson(OrderPlaced event) {
@@ -143,18 +135,6 @@ public final class OrderEventContract implements EventExternalizer {
                     Instant.parse(text(body, "placedAt")),
                     items);
         });
-    }
-
-    /**
-     * Reads a {@value #ORDER_CANCELLED_TYPE} body.
-     *
-     * @throws InvalidPayloadException when the body is not JSON or misses or mistypes a field
-     */
-    public static OrderCancelledPayload parseOrderCancelled(String json) {
-        return parse(json, ORDER_CANCELLED_TYPE, body -> new OrderCancelledPayload(
-                UUID.fromString(text(body, "orderId")),
-                text(body, "reason"),
-                Instant.parse(text(body, "cancelledAt"))));
     }
 
     private interface Reader<T> {

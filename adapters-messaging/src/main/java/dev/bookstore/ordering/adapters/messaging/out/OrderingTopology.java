@@ -33,10 +33,6 @@ public final class OrderingTopology {
         this.exchangeName = Objects.requireNonNull(exchangeName, "exchangeName");
     }
 
-    public String exchangeName() {
-        return exchangeName;
-    }
-
     /** Durable and not auto-deleted: it must outlive every publisher and consumer. */
     public TopicExchange exchange() {
         return ExchangeBuilder.topicExchange(exchangeName).durable(true).build();
@@ -49,11 +45,6 @@ public final class OrderingTopology {
     /** Binds a consumer's queue to every order event. */
     public Binding consumerBinding(Queue queue) {
         return BindingBuilder.bind(queue).to(exchange()).with(ALL_ORDER_EVENTS);
-    }
-
-    /** The exchange, a consumer's queue and its binding, for a consumer that declares all it needs. */
-    public Declarables consumerDeclarables(Queue queue) {
-        return new Declarables(exchange(), queue, consumerBinding(queue));
     }
 
     /** Declares the exchange now (idempotent: redeclaring with the same arguments is a no-op). */

@@ -125,8 +125,8 @@ class OrderPlacedInboxListenerIT {
         listen(DeadLettering.BROKER, handled::add);
         OrderCancelled cancelled = new OrderCancelled(UUID.randomUUID(), Instant.now(),
                 new OrderId(UUID.randomUUID()), "changed my mind");
-        OutboxMessage cancellation = new OrderEventContract(exchange).externalize(cancelled, Map.of())
-                .orElseThrow();
+        OutboxMessage cancellation = new OrderEventContract(exchange).externalize(cancelled)
+                .orElseThrow().toOutboxMessage(cancelled, Map.of());
         OutboxMessage placed = TestOutboxMessages.orderPlaced(exchange);
 
         publish(cancellation);

@@ -138,7 +138,7 @@ class EventSchemaTest {
     }
 
     private String payload(DomainEvent event) {
-        return contract.externalize(event, Map.of()).orElseThrow().payload();
+        return contract.externalize(event).orElseThrow().payload();
     }
 
     /** The most an order may be: {@value Order#MAX_LINES} lines of the most books each. */

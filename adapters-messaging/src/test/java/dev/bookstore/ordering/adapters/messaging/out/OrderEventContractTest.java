@@ -36,7 +36,7 @@ class OrderEventContractTest {
     void orderPlacedBecomesAnOrderPlacedV1MessageOnTheOrderingExchange() {
         OrderPlaced event = orderPlaced("EUR", "9.95", 2, "19.9");
 
-        OutboxMessage message = contract.externalize(event, TRACE).orElseThrow();
+        OutboxMessage message = contract.externalize(event).orElseThrow().toOutboxMessage(event, TRACE);
 
         assertThat(message.id()).isEqualTo(event.eventId());
         assertThat(message.aggregateType()).isEqualTo("order");
@@ -53,7 +53,7 @@ class OrderEventContractTest {
     void orderPlacedPayloadHasExactlyTheContractFieldsWithAmountsAsStringsInTheCurrencyScale() {
         OrderPlaced event = orderPlaced("EUR", "9.95", 2, "19.9");
 
-        JsonNode body = JSON.readTree(contract.externalize(event, Map.of()).orElseThrow().payload());
+        JsonNode body = JSON.readTree(contract.externalize(event).orElseThrow().payload());
 
         assertThat(body.propertyNames())
                 .containsExactly("orderId", "customerId", "total", "currency", "placedAt", "items");
@@ -75,9 +75,9 @@ class OrderEventContractTest {
 
     @Test
     void amountsFollowTheScaleOfTheirCurrency() {
-        JsonNode yen = JSON.readTree(contract.externalize(orderPlaced("JPY", "1500", 1, "1000"), Map.of())
+        JsonNode yen = JSON.readTree(contract.externalize(orderPlaced("JPY", "1500", 1, "1000"))
                 .orElseThrow().payload());
-        JsonNode dinar = JSON.readTree(contract.externalize(orderPlaced("KWD", "1.5", 1, "2"), Map.of())
+        JsonNode dinar = JSON.readTree(contract.externalize(orderPlaced("KWD", "1.5", 1, "2"))
                 .orElseThrow().payload());
 
         assertThat(yen.get("total").stringValue()).isEqualTo("2500");
@@ -90,7 +90,7 @@ class OrderEventContractTest {
         OrderPlaced event = orderPlaced("EUR", "9.95", 3, "0.1");
 
         OrderPlacedPayload payload = OrderEventContract.parseOrderPlaced(
-                contract.externalize(event, Map.of()).orElseThrow().payload());
+                contract.externalize(event).orElseThrow().payload());
 
         assertThat(payload.orderId()).isEqualTo(event.orderId().value());
         assertThat(payload.customerId()).isEqualTo(event.customerId().value());
@@ -109,8 +109,8 @@ class OrderEventContractTest {
         OrderCancelled event = new OrderCancelled(UUID.randomUUID(), PLACED_AT.plusSeconds(60),
                 new OrderId(orderId), "changed my mind, \"really\"");
 
-        OutboxMessage message = new OrderEventContract("bookstore.ordering.test").externalize(event, TRACE)
-                .orElseThrow();
+        OutboxMessage message = new OrderEventContract("bookstore.ordering.test").externalize(event)
+                .orElseThrow().toOutboxMessage(event, TRACE);
 
         assertThat(message.id()).isEqualTo(event.eventId());
         assertThat(message.type()).isEqualTo("bookstore.order-cancelled.v1");
@@ -119,9 +119,10 @@ class OrderEventContractTest {
         assertThat(message.aggregateId()).isEqualTo(orderId.toString());
         assertThat(JSON.readTree(message.payload()).propertyNames())
                 .containsExactly("orderId", "reason", "cancelledAt");
-        assertThat(OrderEventContract.parseOrderCancelled(message.payload()))
-                .isEqualTo(new OrderCancelledPayload(orderId, "changed my mind, \"really\"",
-                        PLACED_AT.plusSeconds(60)));
+        JsonNode body = JSON.readTree(message.payload());
+        assertThat(body.get("orderId").stringValue()).isEqualTo(orderId.toString());
+        assertThat(body.get("reason").stringValue()).isEqualTo("changed my mind, \"really\"");
+        assertThat(body.get("cancelledAt").stringValue()).isEqualTo(PLACED_AT.plusSeconds(60).toString());
     }
 
     @Test
@@ -130,7 +131,7 @@ class OrderEventContractTest {
                 List.of(new OrderLine(new BookId("978-0134494166"), 1, Money.of("42.00", "EUR"))), PLACED_AT);
 
         List<OutboxMessage> messages = order.pullRecordedEvents().stream()
-                .map(event -> contract.externalize(event, Map.of()).orElseThrow())
+                .map(event -> contract.externalize(event).orElseThrow().toOutboxMessage(event, Map.of()))
                 .toList();
 
         assertThat(messages).extracting(OutboxMessage::type).containsExactly("bookstore.order-placed.v1");
@@ -157,12 +158,12 @@ class OrderEventContractTest {
             }
         };
 
-        assertThat(contract.externalize(internal, TRACE)).isEmpty();
+        assertThat(contract.externalize(internal)).isEmpty();
     }
 
     @Test
     void malformedPayloadsAreRejectedWithTheReason() {
-        String valid = contract.externalize(orderPlaced("EUR", "1.00", 1, "2.00"), Map.of()).orElseThrow()
+        String valid = contract.externalize(orderPlaced("EUR", "1.00", 1, "2.00")).orElseThrow()
                 .payload();
 
         assertThatThrownBy(() -> OrderEventContract.parseOrderPlaced("not json"))

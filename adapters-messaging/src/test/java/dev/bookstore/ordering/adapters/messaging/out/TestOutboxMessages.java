@@ -29,9 +29,10 @@ public final class TestOutboxMessages {
         OrderEventContract contract = new OrderEventContract(exchange);
         List<OutboxMessage> messages = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            messages.add(contract.externalize(orderPlacedEvent(), Map.of(
+            OrderPlaced event = orderPlacedEvent();
+            messages.add(contract.externalize(event).orElseThrow().toOutboxMessage(event, Map.of(
                     "traceparent", traceparent(),
-                    "x-test-index", String.valueOf(i))).orElseThrow());
+                    "x-test-index", String.valueOf(i))));
         }
         return messages;
     }

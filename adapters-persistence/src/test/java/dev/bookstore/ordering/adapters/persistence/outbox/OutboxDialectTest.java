@@ -282,7 +282,7 @@ class OutboxDialectTest {
 
         assertThat(headOfAggregate).contains("NOT EXISTS", "earlier.aggregate_id = m.aggregate_id",
                 "earlier.published_at IS NULL");
-        // Parked rows are unpublished: they keep holding their aggregate's line (see OutboxStoreContract).
+        // Parked rows are unpublished: they keep holding their aggregate's line (see JdbcOutboxStoreContract).
         assertThat(headOfAggregate).doesNotContain("status");
         assertThat(dialect.claim(true)).contains(headOfAggregate);
         assertThat(dialect.claim(false)).doesNotContain("NOT EXISTS");

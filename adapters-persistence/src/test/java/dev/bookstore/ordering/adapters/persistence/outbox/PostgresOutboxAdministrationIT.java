@@ -40,7 +40,7 @@ class PostgresOutboxAdministrationIT {
         database = TestPostgres.newDatabase();
         Flyway.configure().dataSource(database.url(), database.username(), database.password())
                 .locations("classpath:db/migration/postgresql").load().migrate();
-        dataSource = OutboxStoreContract.pool(database.url(), database.username(), database.password());
+        dataSource = JdbcOutboxStoreContract.pool(database.url(), database.username(), database.password());
     }
 
     @AfterAll

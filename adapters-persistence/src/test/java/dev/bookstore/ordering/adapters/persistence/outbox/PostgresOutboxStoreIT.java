@@ -8,7 +8,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /** The outbox and inbox contract on a real PostgreSQL, in a database of its own made for this class. */
-class PostgresOutboxStoreIT extends OutboxStoreContract {
+class PostgresOutboxStoreIT extends JdbcOutboxStoreContract {
 
     private static TestPostgres.Database database;
     private static HikariDataSource dataSource;

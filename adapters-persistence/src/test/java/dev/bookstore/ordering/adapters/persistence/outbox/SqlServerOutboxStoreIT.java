@@ -22,7 +22,7 @@ import org.testcontainers.utility.DockerImageName;
  */
 @EnabledIf(value = "dockerIsAvailable", disabledReason = "SQL Server runs only through Testcontainers, and no "
         + "Docker engine is available here; OutboxDialectTest still checks the SQL Server statements")
-class SqlServerOutboxStoreIT extends OutboxStoreContract {
+class SqlServerOutboxStoreIT extends JdbcOutboxStoreContract {
 
     private static final DockerImageName IMAGE = DockerImageName.parse("mcr.microsoft.com/mssql/server:2022-latest");
     private static final String DATABASE = "ordering_it";

@@ -20,6 +20,9 @@ import java.util.UUID;
  * Place an order. Built from raw values so that every broken rule is reported with the path of the field at
  * fault ({@code items[2].unitPrice}), which the HTTP adapter passes on to the client.
  *
+ * <p>The command checks shape (presence, formats, the digits of a price); the order's invariants, such as its 1 to
+ * {@value Order#MAX_LINES} lines, are the domain's ({@link Order}) and checked there only.
+ *
  * <p>A unit price is checked here as the client wrote it, before {@link Money} rescales it or anything computes
  * with it: at most {@value Money#MAX_DIGITS} digits, at most {@value OrderLine#MAX_UNIT_PRICE_INTEGER_DIGITS}
  * before the decimal point, no more decimal places than the currency has. Each check costs the same for
@@ -35,7 +38,6 @@ public record PlaceOrderCommand(CustomerId customerId, Currency currency, List<O
         Objects.requireNonNull(customerId, "customerId");
         Objects.requireNonNull(currency, "currency");
         lines = List.copyOf(lines);
-        requireLineCount(lines.size());
         Objects.requireNonNull(idempotencyKey, "idempotencyKey");
     }
 
@@ -63,22 +65,14 @@ public record PlaceOrderCommand(CustomerId customerId, Currency currency, List<O
             throw new InvalidOrderException("customerId", "is required");
         }
         Currency currency = currency(currencyCode);
-        requireLineCount(items == null ? 0 : items.size());
+        if (items == null) {
+            throw new InvalidOrderException("items", "is required");
+        }
         List<OrderLine> lines = new ArrayList<>(items.size());
         for (int i = 0; i < items.size(); i++) {
             lines.add(line(i, items.get(i), currency));
         }
         return new PlaceOrderCommand(new CustomerId(customerId), currency, lines);
-    }
-
-    private static void requireLineCount(int count) {
-        if (count == 0) {
-            throw new InvalidOrderException("items", "an order needs at least one line");
-        }
-        if (count > Order.MAX_LINES) {
-            throw new InvalidOrderException("items",
-                    "an order has at most %d lines, got %d".formatted(Order.MAX_LINES, count));
-        }
     }
 
     private static Currency currency(String code) {

@@ -4,8 +4,8 @@ import dev.bookstore.ordering.domain.shared.DomainEvent;
 import java.util.List;
 
 /**
- * Hands recorded domain events on, inside the caller's transaction: to in-process listeners, and as an outbox
- * message for every event that leaves the service. If the transaction rolls back, none of it happened.
+ * Hands recorded domain events to the in-process listeners, inside the caller's transaction. Which events also
+ * leave the service is decided by {@code EventOutbox}, not here.
  */
 public interface DomainEventPublisher {
 

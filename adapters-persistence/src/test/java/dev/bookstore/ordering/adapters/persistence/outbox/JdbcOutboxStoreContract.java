@@ -9,6 +9,9 @@ import dev.bookstore.ordering.adapters.persistence.inbox.JdbcInboxStore;
 import dev.bookstore.ordering.application.outbox.DeliveryFailure;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.OutboxStats;
+import dev.bookstore.ordering.application.port.out.OutboxStore;
+import dev.bookstore.ordering.application.testing.OutboxStoreContract;
+import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -33,6 +36,7 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.SqlParameterValue;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.json.JsonMapper;
@@ -40,17 +44,20 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The {@link JdbcOutboxStore} and {@link JdbcInboxStore} contract, run against every database dialect by one
  * subclass per database. A subclass provides a migrated, otherwise empty schema; every test starts from empty
- * tables. The outbox contract is the javadoc of the {@code OutboxStore} port.
+ * tables. The outbox contract is the javadoc of the {@code OutboxStore} port: its port-level tests are the
+ * application's {@link OutboxStoreContract}, which the in-memory fake runs too; here is what only a database
+ * shows (its clock, its transactions, concurrent claimers, column limits, the stored rows). Time passes for
+ * the port-level tests by moving every stored timestamp back, which is what the database's clock moving on
+ * looks like to every statement that compares with {@code now()}.
  *
  * <p>Ordered mode, as these tests pin it down: only the oldest <em>unpublished</em> message of an aggregate can
  * be claimed, and only while nobody holds its lease. A parked message is unpublished, so it keeps holding the
  * line: the later messages of its aggregate wait until an operator unparks it (and it is published) — per
  * aggregate order is never given up silently. Without ordered mode a parked message holds back nothing.
  */
-abstract class OutboxStoreContract {
+abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final Duration LEASE = Duration.ofMinutes(5);
     private static final String TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
 
     private JdbcTemplate jdbc;
@@ -78,6 +85,34 @@ abstract class OutboxStoreContract {
         config.setMaximumPoolSize(8);
         config.setPoolName("outbox-contract");
         return new HikariDataSource(config);
+    }
+
+    @Override
+    protected OutboxStore store() {
+        return store;
+    }
+
+    /** Moves every timestamp the relay compares with the database's now back by {@code duration}. */
+    @Override
+    protected void letTimePass(Duration duration) {
+        List<Object[]> shifted = jdbc.query("""
+                SELECT LOWER(CAST(id AS varchar(36))), created_at, next_attempt_at, claimed_until, published_at
+                  FROM outbox_message""", (rs, n) -> new Object[] {
+                earlier(rs.getObject(2, OffsetDateTime.class), duration),
+                earlier(rs.getObject(3, OffsetDateTime.class), duration),
+                earlier(rs.getObject(4, OffsetDateTime.class), duration),
+                earlier(rs.getObject(5, OffsetDateTime.class), duration),
+                rs.getString(1)});
+        for (Object[] row : shifted) {
+            jdbc.update("""
+                    UPDATE outbox_message SET created_at = ?, next_attempt_at = ?, claimed_until = ?, published_at = ?
+                     WHERE LOWER(CAST(id AS varchar(36))) = ?""", row);
+        }
+    }
+
+    private static SqlParameterValue earlier(OffsetDateTime timestamp, Duration duration) {
+        return new SqlParameterValue(Types.TIMESTAMP_WITH_TIMEZONE,
+                timestamp == null ? null : timestamp.minus(duration));
     }
 
     @BeforeEach
@@ -214,21 +249,6 @@ abstract class OutboxStoreContract {
     }
 
     @Test
-    void anExpiredLeaseIsTakenOverByAnotherOwnerWithTheSameId() {
-        UUID id = appendMessages(1).get(0);
-        assertThat(ids(store.claim("relay-a", 10, Duration.ofSeconds(1), false))).containsExactly(id);
-        assertThat(store.claim("relay-b", 10, LEASE, false)).as("while relay-a's lease runs").isEmpty();
-
-        List<OutboxMessage> takenOver = await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50))
-                .until(() -> store.claim("relay-b", 10, LEASE, false), claimed -> !claimed.isEmpty());
-
-        assertThat(ids(takenOver)).containsExactly(id);
-        assertThat(takenOver.get(0).attempts()).as("an expired lease is no failed attempt").isZero();
-        assertThat(store.markPublished("relay-a", List.of(id))).as("relay-a lost its lease").isZero();
-        assertThat(store.markPublished("relay-b", List.of(id))).isEqualTo(1);
-    }
-
-    @Test
     void markPublishedOnlyWorksForTheLeaseOwner() {
         List<UUID> ids = appendMessages(2);
         UUID leased = ids.get(0);
@@ -314,98 +334,7 @@ abstract class OutboxStoreContract {
         assertThat(store.stats()).extracting(OutboxStats::pending, OutboxStats::parked).containsExactly(1L, 1L);
     }
 
-    @Test
-    void unparkMakesAParkedMessageClaimableWithAFreshAttemptCount() {
-        List<UUID> ids = appendMessages(2);
-        UUID parked = ids.get(0);
-        UUID pending = ids.get(1);
-        store.claim("relay-a", 1, LEASE, false);
-        store.recordFailures("relay-a", List.of(DeliveryFailure.park(parked, "nacked")));
-
-        assertThat(store.unpark(List.of(parked, pending))).as("only parked messages are unparked").isEqualTo(1);
-
-        List<OutboxMessage> claimed = store.claim("relay-b", 10, LEASE, false);
-        assertThat(ids(claimed)).containsExactly(parked, pending);
-        assertThat(claimed).extracting(OutboxMessage::attempts).containsExactly(0, 0);
-        assertThat(store.stats().parked()).isZero();
-    }
-
-    @Test
-    void releaseFreesTheLeaseWithoutCountingAnAttempt() {
-        List<UUID> ids = appendMessages(3);
-        store.claim("relay-a", 10, LEASE, false);
-
-        assertThat(store.release("relay-b", ids)).as("relay-b holds no lease").isZero();
-        assertThat(store.release("relay-a", ids)).isEqualTo(3);
-
-        List<OutboxMessage> claimedAgain = store.claim("relay-b", 10, LEASE, false);
-        assertThat(ids(claimedAgain)).containsExactlyElementsOf(ids);
-        assertThat(claimedAgain).extracting(OutboxMessage::attempts).containsOnly(0);
-        assertThat(row(ids.get(0)).lastError()).isNull();
-    }
-
     // --- ordered mode --------------------------------------------------------------------------------------------
-
-    @Test
-    void orderedClaimsTakeOnlyTheOldestUnpublishedMessageOfEachAggregate() {
-        UUID x1 = append(message("order-x"));
-        UUID y1 = append(message("order-y"));
-        UUID x2 = append(message("order-x"));
-
-        assertThat(ids(store.claim("relay-a", 10, LEASE, true))).containsExactly(x1, y1);
-        assertThat(store.claim("relay-b", 10, LEASE, true)).as("x1 and y1 are in flight").isEmpty();
-
-        store.markPublished("relay-a", List.of(x1));
-
-        assertThat(ids(store.claim("relay-b", 10, LEASE, true))).containsExactly(x2);
-        assertThat(store.claim("relay-c", 10, LEASE, true)).isEmpty();
-    }
-
-    @Test
-    void orderedModeFollowsTheInsertionOrderOfAnAggregateEvenWhenOccurredAtSaysTheOpposite() {
-        // Two instances, the second one's clock 3 s behind the first's: the cancellation is written after the
-        // placement but says it occurred before it.
-        UUID placed = append(messageOccurredAt("order-x", clock));
-        UUID cancelled = append(messageOccurredAt("order-x", clock.minusSeconds(3)));
-
-        assertThat(ids(store.claim("relay-a", 10, LEASE, true))).containsExactly(placed);
-        assertThat(store.claim("relay-b", 10, LEASE, true)).as("placed is in flight").isEmpty();
-        store.release("relay-a", List.of(placed));
-        assertThat(ids(store.claim("relay-b", 1, LEASE, true))).as("not while placed is unpublished")
-                .containsExactly(placed);
-        store.markPublished("relay-b", List.of(placed));
-
-        assertThat(ids(store.claim("relay-c", 10, LEASE, true))).containsExactly(cancelled);
-    }
-
-    @Test
-    void inOrderedModeAParkedMessageHoldsBackTheLaterMessagesOfItsAggregate() {
-        UUID x1 = append(message("order-x"));
-        UUID x2 = append(message("order-x"));
-        UUID y1 = append(message("order-y"));
-        store.claim("relay-a", 1, LEASE, true);
-        store.recordFailures("relay-a", List.of(DeliveryFailure.park(x1, "returned: no route")));
-
-        assertThat(ids(store.claim("relay-b", 10, LEASE, true))).as("x2 waits behind the parked x1")
-                .containsExactly(y1);
-        assertThat(store.claim("relay-b", 10, LEASE, true)).isEmpty();
-
-        store.unpark(List.of(x1));
-
-        assertThat(ids(store.claim("relay-c", 10, LEASE, true))).containsExactly(x1);
-        store.markPublished("relay-c", List.of(x1));
-        assertThat(ids(store.claim("relay-c", 10, LEASE, true))).containsExactly(x2);
-    }
-
-    @Test
-    void withoutOrderedModeAParkedMessageHoldsBackNothing() {
-        UUID x1 = append(message("order-x"));
-        UUID x2 = append(message("order-x"));
-        store.claim("relay-a", 1, LEASE, false);
-        store.recordFailures("relay-a", List.of(DeliveryFailure.park(x1, "returned: no route")));
-
-        assertThat(ids(store.claim("relay-b", 10, LEASE, false))).containsExactly(x2);
-    }
 
     // --- bulk outcomes and housekeeping --------------------------------------------------------------------------
 
@@ -498,16 +427,6 @@ abstract class OutboxStoreContract {
 
         assertThat(remainingIds()).isEmpty();
         assertThat(store.stats()).isEqualTo(new OutboxStats(0, 0, 4, Duration.ZERO));
-    }
-
-    @Test
-    void theOldestPendingAgeIsZeroWhenNothingIsPending() {
-        List<UUID> ids = appendMessages(2);
-        store.claim("relay-a", 2, LEASE, false);
-        store.markPublished("relay-a", List.of(ids.get(0)));
-        store.recordFailures("relay-a", List.of(DeliveryFailure.park(ids.get(1), "nacked")));
-
-        assertThat(store.stats()).isEqualTo(new OutboxStats(0, 1, 1, Duration.ZERO));
     }
 
     // --- inbox ---------------------------------------------------------------------------------------------------
