@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /** One running instance of the service, as a separate application context on a random port. */
@@ -48,6 +49,11 @@ final class ServiceInstance implements AutoCloseable {
 
     <T> T bean(String name, Class<T> type) {
         return context.getBean(name, type);
+    }
+
+    /** This instance's event bus, as the order's transaction publishes to it. */
+    ApplicationEventPublisher events() {
+        return context;
     }
 
     long publishedByThisInstance() {

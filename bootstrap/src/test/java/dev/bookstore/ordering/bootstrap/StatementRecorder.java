@@ -19,6 +19,8 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
  */
 final class StatementRecorder implements BeanPostProcessor {
 
+    static final String LISTENER_THREADS = "ordering-events-";
+
     private final List<String> statements = new ArrayList<>();
     private boolean recording;
 
@@ -48,7 +50,7 @@ final class StatementRecorder implements BeanPostProcessor {
     }
 
     private synchronized void record(String sql) {
-        if (recording) {
+        if (recording && !Thread.currentThread().getName().startsWith(LISTENER_THREADS)) {
             statements.add(sql.strip().replaceAll("\\s+", " "));
         }
     }

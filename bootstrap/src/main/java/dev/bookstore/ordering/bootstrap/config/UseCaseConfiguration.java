@@ -1,8 +1,11 @@
 package dev.bookstore.ordering.bootstrap.config;
 
 import dev.bookstore.ordering.application.port.in.CancelOrderUseCase;
+import dev.bookstore.ordering.application.port.in.GetCustomerOrderSummaryQuery;
 import dev.bookstore.ordering.application.port.in.GetOrderQuery;
 import dev.bookstore.ordering.application.port.in.PlaceOrderUseCase;
+import dev.bookstore.ordering.application.port.in.SummarizeOrderEventsUseCase;
+import dev.bookstore.ordering.application.port.out.CustomerOrderSummaries;
 import dev.bookstore.ordering.application.port.out.EventExternalizer;
 import dev.bookstore.ordering.application.port.out.IdempotencyKeys;
 import dev.bookstore.ordering.application.port.out.OrderRepository;
@@ -71,6 +74,21 @@ class UseCaseConfiguration {
     @Bean
     GetOrderQuery getOrderQuery(OrderRepository orders, PlatformTransactionManager transactions) {
         return inTransaction(OrderingUseCases.getOrder(orders), GetOrderQuery.class, transactions, true);
+    }
+
+    @Bean
+    SummarizeOrderEventsUseCase summarizeOrderEventsUseCase(CustomerOrderSummaries summaries, OrderRepository orders,
+                                                            PlatformTransactionManager transactions) {
+        // Joins the listener's transaction (Spring Modulith opens a new one per event), or opens one.
+        return inTransaction(OrderingUseCases.summarizeOrderEvents(summaries, orders),
+                SummarizeOrderEventsUseCase.class, transactions, false);
+    }
+
+    @Bean
+    GetCustomerOrderSummaryQuery getCustomerOrderSummaryQuery(CustomerOrderSummaries summaries,
+                                                              PlatformTransactionManager transactions) {
+        return inTransaction(OrderingUseCases.customerOrderSummary(summaries), GetCustomerOrderSummaryQuery.class,
+                transactions, true);
     }
 
     /** Wraps every method of {@code useCase} in a transaction that rolls back on any exception. */

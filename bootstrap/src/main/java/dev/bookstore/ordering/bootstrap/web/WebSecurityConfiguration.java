@@ -81,6 +81,9 @@ class WebSecurityConfiguration {
                         .requestMatchers(HttpMethod.POST, "/orders").hasAuthority(CUSTOMER)
                         .requestMatchers(HttpMethod.GET, "/orders", "/orders/*").hasAnyAuthority(CUSTOMER, OPERATOR)
                         .requestMatchers(HttpMethod.POST, "/orders/*/cancel").hasAnyAuthority(CUSTOMER, OPERATOR)
+                        .requestMatchers(HttpMethod.GET, "/customers/me/order-summary").hasAuthority(CUSTOMER)
+                        .requestMatchers(HttpMethod.GET, "/customers/*/order-summary")
+                        .hasAnyAuthority(CUSTOMER, OPERATOR)
                         // The operator's outbox API; anyRequest() below would cover it too, named so that no
                         // rule added above can open it by accident.
                         .requestMatchers("/admin/**").hasAuthority(OPERATOR)

@@ -7,17 +7,21 @@ import dev.bookstore.ordering.application.port.in.InspectOutboxQuery;
 import dev.bookstore.ordering.application.port.in.RequeueParkedMessagesUseCase;
 import dev.bookstore.ordering.application.port.in.ResendPublishedMessagesUseCase;
 import dev.bookstore.ordering.application.port.in.CancelOrderUseCase;
+import dev.bookstore.ordering.application.port.in.GetCustomerOrderSummaryQuery;
 import dev.bookstore.ordering.application.port.in.GetOrderQuery;
 import dev.bookstore.ordering.application.port.in.GetOutboxStatsQuery;
 import dev.bookstore.ordering.application.port.in.PlaceOrderUseCase;
 import dev.bookstore.ordering.application.port.in.RelayOutboxUseCase;
+import dev.bookstore.ordering.application.port.in.SummarizeOrderEventsUseCase;
 import dev.bookstore.ordering.application.port.out.BrokerBackpressure;
+import dev.bookstore.ordering.application.port.out.CustomerOrderSummaries;
 import dev.bookstore.ordering.application.port.out.IdempotencyKeys;
 import dev.bookstore.ordering.application.port.out.MessagePublisher;
 import dev.bookstore.ordering.application.port.out.OrderRepository;
 import dev.bookstore.ordering.application.port.out.OutboxAdministration;
 import dev.bookstore.ordering.application.port.out.OutboxStore;
 import dev.bookstore.ordering.application.port.out.RelayMetrics;
+import dev.bookstore.ordering.application.summary.CustomerOrderSummary;
 import java.time.Clock;
 
 /**
@@ -82,5 +86,15 @@ public final class OrderingUseCases {
     public static ResendPublishedMessagesUseCase resendPublishedMessages(OutboxAdministration administration,
                                                                          ReplayLimits limits, Clock clock) {
         return new ResendPublishedMessagesService(administration, limits, clock);
+    }
+
+    /** Counts order events into customer order summaries, once per event id. */
+    public static SummarizeOrderEventsUseCase summarizeOrderEvents(CustomerOrderSummaries summaries,
+                                                                   OrderRepository orders) {
+        return new CustomerOrderSummaryService(summaries, orders);
+    }
+
+    public static GetCustomerOrderSummaryQuery customerOrderSummary(CustomerOrderSummaries summaries) {
+        return customer -> summaries.find(customer).orElseGet(() -> CustomerOrderSummary.none(customer));
     }
 }

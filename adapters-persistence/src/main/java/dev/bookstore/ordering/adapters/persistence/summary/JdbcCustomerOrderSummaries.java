@@ -1,0 +1,57 @@
+package dev.bookstore.ordering.adapters.persistence.summary;
+
+import dev.bookstore.ordering.adapters.persistence.Database;
+import dev.bookstore.ordering.application.port.out.CustomerOrderSummaries;
+import dev.bookstore.ordering.application.summary.CustomerOrderSummary;
+import dev.bookstore.ordering.domain.order.CustomerId;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/** {@link CustomerOrderSummaries} on two tables; every write joins the caller's transaction (the listener's). */
+@Component
+public class JdbcCustomerOrderSummaries implements CustomerOrderSummaries {
+
+    private final JdbcTemplate jdbc;
+    private final SummarySql sql;
+
+    public JdbcCustomerOrderSummaries(DataSource dataSource) {
+        this.jdbc = new JdbcTemplate(dataSource);
+        this.sql = SummarySql.of(Database.of(dataSource));
+    }
+
+    @Override
+    public boolean recordEvent(UUID eventId) {
+        try {
+            return jdbc.update(sql.recordEvent(), sql.recordEventParameters(eventId)) == 1;
+        } catch (DuplicateKeyException recordedMeanwhile) {
+            // SQL Server, should two transactions pass the NOT EXISTS at once: the key decides, one counts.
+            return false;
+        }
+    }
+
+    @Override
+    public void addPlaced(CustomerId customer, Instant placedAt) {
+        jdbc.update(sql.addPlaced(), sql.addPlacedParameters(customer.value(), placedAt));
+    }
+
+    @Override
+    public void addCancelled(CustomerId customer) {
+        jdbc.update(sql.addCancelled(), sql.addCancelledParameters(customer.value()));
+    }
+
+    @Override
+    public Optional<CustomerOrderSummary> find(CustomerId customer) {
+        List<CustomerOrderSummary> rows = jdbc.query(SummarySql.FIND, (rs, row) -> new CustomerOrderSummary(customer,
+                rs.getLong(1), rs.getLong(2),
+                Optional.ofNullable(rs.getObject(3, OffsetDateTime.class)).map(OffsetDateTime::toInstant)),
+                sql.id(customer.value()));
+        return rows.stream().findFirst();
+    }
+}

@@ -1,0 +1,260 @@
+package dev.bookstore.ordering.bootstrap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
+import dev.bookstore.ordering.application.port.in.GetCustomerOrderSummaryQuery;
+import dev.bookstore.ordering.application.port.in.OrderDetails;
+import dev.bookstore.ordering.application.port.in.PlaceOrderCommand;
+import dev.bookstore.ordering.application.port.in.PlaceOrderUseCase;
+import dev.bookstore.ordering.application.summary.CustomerOrderSummary;
+import dev.bookstore.ordering.bootstrap.modulith.CustomerOrderSummaryListener;
+import dev.bookstore.ordering.bootstrap.modulith.IncompletePublicationsResubmission;
+import dev.bookstore.ordering.domain.order.CustomerId;
+import dev.bookstore.ordering.domain.order.OrderId;
+import dev.bookstore.ordering.domain.order.OrderPlaced;
+import dev.bookstore.ordering.domain.shared.Money;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.modulith.test.EnableScenarios;
+import org.springframework.modulith.test.Scenario;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The customer order summary against a real PostgreSQL: the in-process {@code @ApplicationModuleListener} counts
+ * the order events after each order's commit, the count shows through {@code /customers/.../order-summary}, a
+ * listener that fails leaves its publication in Spring Modulith's registry and a resubmission counts the event
+ * once. The relay is off: the summary does not depend on the broker.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ActiveProfiles("postgres")
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+@EnableScenarios
+class CustomerOrderSummaryIT {
+
+    private static final TestPostgres.Database DATABASE = TestPostgres.newDatabase();
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        registry.add("spring.datasource.url", DATABASE::url);
+        registry.add("spring.datasource.username", DATABASE::username);
+        registry.add("spring.datasource.password", DATABASE::password);
+        registry.add("ordering.outbox.enabled", () -> "false");
+        registry.add("ordering.outbox.retention-interval", () -> "1h");
+        // The tests resubmit themselves (through the scheduled job's method), with no age limit.
+        registry.add("ordering.modulith.resubmit-interval", () -> "1h");
+        registry.add("ordering.modulith.resubmit-older-than", () -> "0s");
+        registry.add("spring.rabbitmq.port", () -> "1");
+        registry.add(TestTokens.PUBLIC_KEY_PROPERTY, TestTokens::publicKeyLocation);
+    }
+
+    @AfterAll
+    static void dropDatabase() {
+        TestPostgres.drop(DATABASE);
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    @Autowired
+    PlaceOrderUseCase placeOrder;
+
+    @Autowired
+    GetCustomerOrderSummaryQuery summaries;
+
+    @Autowired
+    IncompletePublicationsResubmission resubmission;
+
+    HttpJson http;
+    UUID customer;
+
+    @BeforeEach
+    void newCustomer() {
+        http = new HttpJson(port);
+        customer = UUID.randomUUID();
+    }
+
+    @AfterEach
+    void removeFailures() {
+        jdbc.execute("DROP TRIGGER IF EXISTS summary_fails ON customer_order_summary_event");
+    }
+
+    @Test
+    void placedAndCancelledOrdersShowInTheCustomersSummary() {
+        HttpJson.Response first = http.postJson("/orders", HttpJson.orderJson(customer.toString(), 1));
+        HttpJson.Response second = http.postJson("/orders", HttpJson.orderJson(customer.toString(), 2));
+        assertThat(second.status()).isEqualTo(201);
+        String cancelled = first.json().get("id").asString();
+        assertThat(http.as(TestTokens.customer(customer))
+                .postJson("/orders/" + cancelled + "/cancel", "{\"reason\":\"changed my mind\"}").status())
+                .isEqualTo(200);
+
+        HttpJson mine = http.as(TestTokens.customer(customer));
+        await().atMost(WAIT).untilAsserted(() -> {
+            JsonNode summary = mine.get("/customers/me/order-summary").json();
+            assertThat(summary.get("ordersPlaced").asLong()).isEqualTo(2);
+            assertThat(summary.get("ordersCancelled").asLong()).isEqualTo(1);
+        });
+        HttpJson.Response summary = mine.get("/customers/me/order-summary");
+        assertThat(summary.status()).isEqualTo(200);
+        assertThat(summary.json().get("customerId").asString()).isEqualTo(customer.toString());
+        assertThat(Instant.parse(summary.json().get("lastOrderAt").asString()))
+                .isEqualTo(Instant.parse(second.json().get("placedAt").asString()));
+        // An operator reads any customer's summary: the same one.
+        assertThat(http.get("/customers/" + customer + "/order-summary").json()).isEqualTo(summary.json());
+        // Every publication completed, and was deleted (completion-mode: delete).
+        await().atMost(WAIT).until(() -> incompletePublications() == 0);
+        assertThat(eventsCounted(customer)).isEqualTo(3);
+    }
+
+    @Test
+    void aCustomerReadsOnlyItsOwnSummaryAndAnOperatorHasNoMe() {
+        UUID other = UUID.randomUUID();
+
+        assertThat(http.as(TestTokens.customer(customer)).get("/customers/" + customer + "/order-summary").status())
+                .isEqualTo(200);
+        HttpJson.Response foreign = http.as(TestTokens.customer(customer)).get("/customers/" + other
+                + "/order-summary");
+        assertThat(foreign.status()).isEqualTo(403);
+        assertThat(foreign.header("Content-Type")).startsWith("application/problem+json");
+        assertThat(http.as(TestTokens.operator()).get("/customers/me/order-summary").status()).isEqualTo(403);
+        assertThat(http.anonymous().get("/customers/me/order-summary").status()).isEqualTo(401);
+        JsonNode none = http.as(TestTokens.customer(other)).get("/customers/me/order-summary").json();
+        assertThat(none.get("ordersPlaced").asLong()).isZero();
+        assertThat(none.get("ordersCancelled").asLong()).isZero();
+        assertThat(none.has("lastOrderAt")).isFalse();
+    }
+
+    @Test
+    void placingAnOrderChangesTheSummaryThroughTheModuleListener(Scenario scenario) {
+        scenario.stimulate(() -> placeOrder.placeOrder(PlaceOrderCommand.of(customer, "EUR",
+                        List.of(new PlaceOrderCommand.Item("b-1", 2, new BigDecimal("9.95"))))))
+                .andWaitAtMost(WAIT)
+                .andWaitForStateChange(() -> summaries.summaryOf(new CustomerId(customer)),
+                        summary -> summary.ordersPlaced() > 0)
+                .andVerify((CustomerOrderSummary summary, OrderDetails order) -> {
+                    assertThat(summary.ordersPlaced()).isOne();
+                    assertThat(summary.ordersCancelled()).isZero();
+                    assertThat(summary.lastOrderAt()).contains(order.placedAt());
+                });
+    }
+
+    @Test
+    void aListenerThatFailsOnceIsResubmittedAndCountsTheEventOnce(Scenario scenario) {
+        failNextSummaryWrites(1);
+
+        HttpJson.Response placed = http.postJson("/orders", HttpJson.orderJson(customer.toString(), 1));
+        assertThat(placed.status()).isEqualTo(201);
+
+        // The listener ran and threw: its publication stays in the registry, nothing was counted.
+        await().atMost(WAIT).until(() -> failuresLeft() == 0 && failedPublications() == 1);
+        assertThat(summaries.summaryOf(new CustomerId(customer)).ordersPlaced()).isZero();
+        assertThat(eventsCounted(customer)).isZero();
+
+        resubmission.resubmit();
+
+        await().atMost(WAIT).until(() -> incompletePublications() == 0);
+        assertThat(summaries.summaryOf(new CustomerId(customer)).ordersPlaced()).isOne();
+        assertThat(eventsCounted(customer)).isOne();
+
+        // The same event published again (as a second instance, or a publication resubmitted twice, would hand it
+        // over): the listener runs, completes, and counts nothing more.
+        OrderPlaced again = placedEvent(placed);
+        scenario.publish(again)
+                .andWaitAtMost(WAIT)
+                .andWaitForStateChange(this::incompletePublications, count -> count == 0)
+                .andVerify(count -> {
+                    assertThat(summaries.summaryOf(new CustomerId(customer)).ordersPlaced()).isOne();
+                    assertThat(eventsCounted(customer)).isOne();
+                });
+        resubmission.resubmit();
+        assertThat(summaries.summaryOf(new CustomerId(customer)).ordersPlaced()).isOne();
+    }
+
+    @Test
+    void theOrdersTransactionStoresOnePublicationPerListenerOfTheEvent() {
+        failNextSummaryWrites(1);
+
+        http.postJson("/orders", HttpJson.orderJson(customer.toString(), 1));
+
+        // Written by the order's transaction, before the listener ran (and failed): it names the listener.
+        await().atMost(WAIT).until(() -> failuresLeft() == 0 && failedPublications() == 1);
+        assertThat(jdbc.queryForList("SELECT listener_id FROM event_publication WHERE completion_date IS NULL",
+                String.class)).containsExactly(CustomerOrderSummaryListener.ORDER_PLACED_ID);
+        resubmission.resubmit();
+        await().atMost(WAIT).until(() -> incompletePublications() == 0);
+    }
+
+    /**
+     * The next {@code times} listener transactions fail when they record an event id: a trigger raises until a
+     * sequence, which no rollback resets, passes {@code times}.
+     */
+    private void failNextSummaryWrites(int times) {
+        jdbc.execute("DROP SEQUENCE IF EXISTS summary_failures");
+        jdbc.execute("CREATE SEQUENCE summary_failures MAXVALUE " + (times + 1_000_000));
+        jdbc.execute("""
+                CREATE OR REPLACE FUNCTION summary_fails() RETURNS trigger AS $$
+                BEGIN
+                  IF nextval('summary_failures') <= %d THEN
+                    RAISE EXCEPTION 'test: the summary listener fails';
+                  END IF;
+                  RETURN NEW;
+                END $$ LANGUAGE plpgsql""".formatted(times));
+        jdbc.execute("CREATE TRIGGER summary_fails BEFORE INSERT ON customer_order_summary_event "
+                + "FOR EACH ROW EXECUTE FUNCTION summary_fails()");
+        this.failures = times;
+    }
+
+    private int failures;
+
+    private long failuresLeft() {
+        long used = jdbc.queryForObject("SELECT CASE WHEN is_called THEN last_value ELSE 0 END "
+                + "FROM summary_failures", Long.class);
+        return Math.max(0, failures - used);
+    }
+
+    private long incompletePublications() {
+        return jdbc.queryForObject("SELECT count(*) FROM event_publication WHERE completion_date IS NULL",
+                Long.class);
+    }
+
+    private long failedPublications() {
+        return jdbc.queryForObject("SELECT count(*) FROM event_publication WHERE completion_date IS NULL "
+                + "AND status = 'FAILED'", Long.class);
+    }
+
+    private long eventsCounted(UUID customer) {
+        return jdbc.queryForObject("SELECT count(*) FROM customer_order_summary_event e JOIN outbox_message m "
+                + "ON m.id = e.event_id JOIN orders o ON o.id::text = m.aggregate_id WHERE o.customer_id = ?",
+                Long.class, customer);
+    }
+
+    /** The {@link OrderPlaced} of a placed order again, with its event id (the outbox row's id). */
+    private OrderPlaced placedEvent(HttpJson.Response placed) {
+        UUID orderId = UUID.fromString(placed.json().get("id").asString());
+        UUID eventId = jdbc.queryForObject("SELECT id FROM outbox_message WHERE aggregate_id = ?", UUID.class,
+                orderId.toString());
+        return new OrderPlaced(eventId, Instant.parse(placed.json().get("placedAt").asString()), new OrderId(orderId),
+                new CustomerId(customer), Money.of(placed.json().get("total").asString(), "EUR"), List.of());
+    }
+}

@@ -1,0 +1,26 @@
+package dev.bookstore.ordering.application.port.out;
+
+import dev.bookstore.ordering.application.summary.CustomerOrderSummary;
+import dev.bookstore.ordering.domain.order.CustomerId;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+
+/** Where the customers' order summaries and the ids of the events counted into them are kept. Writes join the caller's transaction. */
+public interface CustomerOrderSummaries {
+
+    /**
+     * Records that the event was counted, unless it was already: {@code true} the first time. A concurrent
+     * transaction recording the same id makes this one wait for its outcome, then answer {@code false} if it
+     * committed.
+     */
+    boolean recordEvent(UUID eventId);
+
+    /** One more order placed, at {@code placedAt} (the newest order time is kept, whatever the arrival order). */
+    void addPlaced(CustomerId customer, Instant placedAt);
+
+    /** One more order cancelled. */
+    void addCancelled(CustomerId customer);
+
+    Optional<CustomerOrderSummary> find(CustomerId customer);
+}

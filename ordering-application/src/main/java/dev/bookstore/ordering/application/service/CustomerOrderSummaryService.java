@@ -1,0 +1,42 @@
+package dev.bookstore.ordering.application.service;
+
+import dev.bookstore.ordering.application.port.in.SummarizeOrderEventsUseCase;
+import dev.bookstore.ordering.application.port.out.CustomerOrderSummaries;
+import dev.bookstore.ordering.application.port.out.OrderRepository;
+import dev.bookstore.ordering.domain.order.CustomerId;
+import dev.bookstore.ordering.domain.order.OrderCancelled;
+import dev.bookstore.ordering.domain.order.OrderPlaced;
+
+/**
+ * The customer order summary: each event's id is recorded in the same transaction as its count, so the count
+ * changes once per event however often the event is handed over. {@link OrderCancelled} names the order, not
+ * the customer: the customer is read from the order, which never changes hands.
+ */
+final class CustomerOrderSummaryService implements SummarizeOrderEventsUseCase {
+
+    private final CustomerOrderSummaries summaries;
+    private final OrderRepository orders;
+
+    CustomerOrderSummaryService(CustomerOrderSummaries summaries, OrderRepository orders) {
+        this.summaries = summaries;
+        this.orders = orders;
+    }
+
+    @Override
+    public void orderPlaced(OrderPlaced event) {
+        if (summaries.recordEvent(event.eventId())) {
+            summaries.addPlaced(event.customerId(), event.occurredAt());
+        }
+    }
+
+    @Override
+    public void orderCancelled(OrderCancelled event) {
+        if (summaries.recordEvent(event.eventId())) {
+            CustomerId customer = orders.findById(event.orderId())
+                    .orElseThrow(() -> new IllegalStateException("Order " + event.orderId() + " was cancelled but "
+                            + "is not stored; the event stays incomplete and is resubmitted"))
+                    .customerId();
+            summaries.addCancelled(customer);
+        }
+    }
+}
