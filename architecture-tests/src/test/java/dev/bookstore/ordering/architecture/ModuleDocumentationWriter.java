@@ -1,6 +1,5 @@
 package dev.bookstore.ordering.architecture;
 
-import dev.bookstore.ordering.OrderingApplication;
 import org.junit.jupiter.api.Test;
 import org.springframework.modulith.core.ApplicationModules;
 import org.springframework.modulith.docs.Documenter;
@@ -20,7 +19,7 @@ class ModuleDocumentationWriter {
 
     @Test
     void writeModuleDocumentation() {
-        new Documenter(ApplicationModules.of(OrderingApplication.class),
+        new Documenter(ApplicationModules.of(ArchitectureTest.ROOT),
                 Documenter.Options.defaults().withOutputFolder(OUTPUT))
                 .writeDocumentation()
                 .writeIndividualModulesAsPlantUml();

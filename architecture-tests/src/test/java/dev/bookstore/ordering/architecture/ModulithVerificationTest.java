@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 
 import com.tngtech.archunit.core.importer.ImportOption;
-import dev.bookstore.ordering.OrderingApplication;
 import dev.bookstore.ordering.architecture.fixture.modulith.ModulithFixtureApplication;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +20,7 @@ import org.springframework.modulith.core.Violations;
  */
 class ModulithVerificationTest {
 
-    private static final ApplicationModules MODULES = ApplicationModules.of(OrderingApplication.class);
+    private static final ApplicationModules MODULES = ApplicationModules.of(ArchitectureTest.ROOT);
 
     @Test
     void theServiceHasTheFiveModulesOfItsHexagonalLayoutAndNoneIsOpen() {

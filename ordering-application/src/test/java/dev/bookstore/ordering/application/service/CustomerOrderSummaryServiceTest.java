@@ -87,14 +87,14 @@ class CustomerOrderSummaryServiceTest {
 
     private OrderPlaced place() {
         events.clear();
-        OrderingUseCases.placeOrder(orders, events, new InMemoryIdempotencyKeys(clock), clock)
+        OrderingUseCases.placeOrder(orders, events.outbox(), new InMemoryIdempotencyKeys(clock), clock)
                 .placeOrder(PlaceOrderCommand.of(customer, "EUR", List.of(new Item("b-1", 1, new BigDecimal("9.99")))));
         return (OrderPlaced) events.events().get(0);
     }
 
     private OrderCancelled cancel(OrderId order) {
         events.clear();
-        OrderingUseCases.cancelOrder(orders, events, clock).cancelOrder(order, "changed my mind");
+        OrderingUseCases.cancelOrder(orders, events.outbox(), clock).cancelOrder(order, "changed my mind");
         return (OrderCancelled) events.events().get(0);
     }
 
