@@ -37,7 +37,7 @@ public final class HexagonalModuleDetection implements ApplicationModuleDetectio
             "domain", List.of("order", "shared"),
             "application", List.of("port.in", "port.out", "outbox", "idempotency", "summary", "service"),
             "adapters.persistence", List.of("outbox", "inbox", "modulith"),
-            "adapters.messaging", List.of("out", "in"),
+            "adapters.messaging", List.of("outbound", "inbound"),
             "bootstrap", List.of());
 
     @Override

@@ -68,7 +68,7 @@ final class OrderingArchitecture {
         this.adapters = root + ".adapters..";
         this.persistence = root + ".adapters.persistence..";
         this.messaging = root + ".adapters.messaging..";
-        this.drivingAdapters = root + ".adapters.messaging.in..";
+        this.drivingAdapters = root + ".adapters.messaging.inbound..";
         this.bootstrap = new String[] {root, root + ".bootstrap.."};
         this.web = root + ".bootstrap.web..";
         this.domainEvent = root + ".domain.shared.DomainEvent";

@@ -61,7 +61,7 @@ class RulesFireOnBadCodeTest {
     void adaptersThatCallEachOtherBreakAdaptersDoNotDependOnEachOther() {
         assertFires(BAD.adaptersDoNotDependOnEachOther(),
                 BAD_ROOT + ".adapters.persistence.OutboxRelayTrigger",
-                BAD_ROOT + ".adapters.messaging.in.OrderListener");
+                BAD_ROOT + ".adapters.messaging.inbound.OrderListener");
     }
 
     @Test
@@ -69,13 +69,13 @@ class RulesFireOnBadCodeTest {
         assertFires(BAD.adaptersUseNoPortImplementedByAnotherAdapter(),
                 "Class <" + BAD_ROOT + ".adapters.persistence.OutboxRowWriter> uses port <"
                         + BAD_ROOT + ".application.port.out.WireContract>, implemented by <"
-                        + BAD_ROOT + ".adapters.messaging.out.RabbitWireContract>",
+                        + BAD_ROOT + ".adapters.messaging.outbound.RabbitWireContract>",
                 "Class <" + BAD_ROOT + ".adapters.persistence.OutboxRowWriter> uses port <"
                         + BAD_ROOT + ".application.port.out.CurrentTrace>, implemented by <"
                         + BAD_ROOT + ".bootstrap.config.MicrometerCurrentTrace>");
         // implementing a port is not using it
         assertDoesNotBlame(BAD.adaptersUseNoPortImplementedByAnotherAdapter(),
-                ".adapters.messaging.out.RabbitWireContract");
+                ".adapters.messaging.outbound.RabbitWireContract");
     }
 
     @Test
@@ -96,7 +96,7 @@ class RulesFireOnBadCodeTest {
     void dependenciesAgainstTheDirectionAndClassesOutsideTheLayersBreakLayersPointInwards() {
         assertFires(BAD.layersPointInwards(),
                 BAD_ROOT + ".domain.order.OrderCache",
-                BAD_ROOT + ".adapters.messaging.out.RabbitOrderPublisher",
+                BAD_ROOT + ".adapters.messaging.outbound.RabbitOrderPublisher",
                 BAD_ROOT + ".adapters.persistence.OutboxRelayTrigger",
                 BAD_ROOT + ".util.Strings");
     }
@@ -149,14 +149,14 @@ class RulesFireOnBadCodeTest {
     @Test
     void jpaInTheMessagingAdapterBreaksJpaOnlyInThePersistenceAdapter() {
         assertFires(BAD.jpaOnlyInThePersistenceAdapter(),
-                BAD_ROOT + ".adapters.messaging.in.OrderListener", "jakarta.persistence.EntityManager");
+                BAD_ROOT + ".adapters.messaging.inbound.OrderListener", "jakarta.persistence.EntityManager");
     }
 
     @Test
     void springAmqpInThePersistenceAdapterBreaksSpringAmqpOnlyInMessagingAndBootstrap() {
         assertFires(BAD.springAmqpOnlyInMessagingAndBootstrap(),
                 BAD_ROOT + ".adapters.persistence.OutboxRelayTrigger", "org.springframework.amqp.core.AmqpTemplate");
-        assertDoesNotBlame(BAD.springAmqpOnlyInMessagingAndBootstrap(), ".adapters.messaging.out.RabbitOrderPublisher");
+        assertDoesNotBlame(BAD.springAmqpOnlyInMessagingAndBootstrap(), ".adapters.messaging.outbound.RabbitOrderPublisher");
     }
 
     @Test

@@ -3,10 +3,10 @@ package dev.bookstore.ordering.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.bookstore.ordering.adapters.messaging.in.InboxQueue;
-import dev.bookstore.ordering.adapters.messaging.in.InboxQueue.DeadLettering;
-import dev.bookstore.ordering.adapters.messaging.in.OrderPlacedInboxListener;
-import dev.bookstore.ordering.adapters.messaging.out.OrderingTopology;
+import dev.bookstore.ordering.adapters.messaging.inbound.InboxQueue;
+import dev.bookstore.ordering.adapters.messaging.inbound.InboxQueue.DeadLettering;
+import dev.bookstore.ordering.adapters.messaging.inbound.OrderPlacedInboxListener;
+import dev.bookstore.ordering.adapters.messaging.outbound.OrderingTopology;
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import dev.bookstore.ordering.application.port.out.InboxStore;

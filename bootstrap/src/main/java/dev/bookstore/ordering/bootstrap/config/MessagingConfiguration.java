@@ -1,8 +1,8 @@
 package dev.bookstore.ordering.bootstrap.config;
 
-import dev.bookstore.ordering.adapters.messaging.out.OrderEventContract;
-import dev.bookstore.ordering.adapters.messaging.out.OrderingTopology;
-import dev.bookstore.ordering.adapters.messaging.out.RabbitMessagePublisher;
+import dev.bookstore.ordering.adapters.messaging.outbound.OrderEventContract;
+import dev.bookstore.ordering.adapters.messaging.outbound.OrderingTopology;
+import dev.bookstore.ordering.adapters.messaging.outbound.RabbitMessagePublisher;
 import dev.bookstore.ordering.application.port.out.EventExternalizer;
 import dev.bookstore.ordering.application.port.out.MessagePublisher;
 import dev.bookstore.ordering.bootstrap.tracing.TracingMessagePublisher;

@@ -1,6 +1,6 @@
 package dev.bookstore.ordering.bootstrap.config;
 
-import dev.bookstore.ordering.adapters.messaging.out.BlockedConnections;
+import dev.bookstore.ordering.adapters.messaging.outbound.BlockedConnections;
 import dev.bookstore.ordering.adapters.persistence.outbox.JdbcOutboxStore;
 import dev.bookstore.ordering.adapters.persistence.outbox.OutboxCommitListener;
 import dev.bookstore.ordering.adapters.persistence.outbox.PostgresOutboxNotifier;

@@ -1,6 +1,6 @@
 package dev.bookstore.ordering.bootstrap.benchmark;
 
-import dev.bookstore.ordering.adapters.messaging.out.RabbitMessagePublisher;
+import dev.bookstore.ordering.adapters.messaging.outbound.RabbitMessagePublisher;
 import dev.bookstore.ordering.adapters.persistence.outbox.JdbcOutboxStore;
 import dev.bookstore.ordering.application.outbox.Backoff;
 import dev.bookstore.ordering.application.outbox.DeliveryFailure;

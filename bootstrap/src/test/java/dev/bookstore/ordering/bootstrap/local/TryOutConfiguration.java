@@ -1,9 +1,9 @@
 package dev.bookstore.ordering.bootstrap.local;
 
-import dev.bookstore.ordering.adapters.messaging.in.InboxQueue;
-import dev.bookstore.ordering.adapters.messaging.in.InboxQueue.DeadLettering;
-import dev.bookstore.ordering.adapters.messaging.in.OrderPlacedInboxListener;
-import dev.bookstore.ordering.adapters.messaging.out.OrderingTopology;
+import dev.bookstore.ordering.adapters.messaging.inbound.InboxQueue;
+import dev.bookstore.ordering.adapters.messaging.inbound.InboxQueue.DeadLettering;
+import dev.bookstore.ordering.adapters.messaging.inbound.OrderPlacedInboxListener;
+import dev.bookstore.ordering.adapters.messaging.outbound.OrderingTopology;
 import dev.bookstore.ordering.application.port.out.InboxStore;
 import dev.bookstore.ordering.bootstrap.observability.InboxMetrics;
 import java.time.Duration;

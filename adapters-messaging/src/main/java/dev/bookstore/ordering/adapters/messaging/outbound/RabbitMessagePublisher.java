@@ -1,0 +1,222 @@
+package dev.bookstore.ordering.adapters.messaging.outbound;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.ConfirmListener;
+import com.rabbitmq.client.ReturnListener;
+import com.rabbitmq.client.ShutdownListener;
+import dev.bookstore.ordering.application.outbox.OutboxMessage;
+import dev.bookstore.ordering.application.outbox.PublishResult;
+import dev.bookstore.ordering.application.outbox.PublishResult.Outcome;
+import dev.bookstore.ordering.application.port.out.MessagePublisher;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.amqp.AmqpException;
+import org.springframework.amqp.rabbit.connection.ConnectionFactory;
+import org.springframework.amqp.rabbit.core.RabbitTemplate;
+
+/**
+ * Publishes outbox batches to RabbitMQ with pipelined publisher confirms.
+ *
+ * <p>A batch goes out on <b>one channel</b> ({@link RabbitTemplate#invoke}): every message is published first,
+ * then the publisher waits for all confirms against one deadline. The publisher settles confirms and returns
+ * itself, on the client's channel underneath Spring AMQP's proxy (the connection factory has {@code SIMPLE}
+ * confirms and no publisher returns, so that channel is a plain confirm-mode channel with no Spring AMQP listener
+ * on it): for the batch it adds a {@link ConfirmListener}, a {@link ReturnListener} and a
+ * {@link ShutdownListener}, notes {@link Channel#getNextPublishSeqNo()} of each message before its
+ * {@code mandatory} {@link Channel#basicPublish}, settles each ack or nack (one or, with {@code multiple}, all up
+ * to its tag) into that message's state, matches a {@code basic.return} to its message by {@code message_id}, and
+ * removes the three listeners before the channel goes back to the connection factory's cache. (Spring AMQP's
+ * {@code CORRELATED} confirms do the same bookkeeping with a {@code CorrelationData} per message, but hand every
+ * confirm to a thread of an executor; settling on the connection's thread keeps the publisher close to a plain
+ * client's rate.) The outcome of one message:
+ *
+ * <ul>
+ *   <li>ack, not returned → {@link Outcome#CONFIRMED}</li>
+ *   <li>ack after a {@code basic.return} (RabbitMQ: no queue took the mandatory message) →
+ *       {@link Outcome#RETURNED}. RabbitMQ sends the return before the ack on the same channel and the client
+ *       calls the listeners for both frames in order on its connection thread, so the return is recorded before
+ *       the ack settles the message; a return is never missed.</li>
+ *   <li>nack (e.g. a queue at its length limit with {@code reject-publish}; Qpid Broker-J also nacks an
+ *       unroutable mandatory message instead of returning it) → {@link Outcome#NACKED}</li>
+ *   <li>no confirm before the deadline → {@link Outcome#TIMED_OUT}</li>
+ *   <li>no connection, or the connection closed before the confirm (the shutdown listener wakes the waiting
+ *       thread at once) → {@link Outcome#BROKER_UNAVAILABLE}</li>
+ *   <li>the broker closed the channel because it refused something sent on it (e.g. 406 PRECONDITION_FAILED for
+ *       an invalid header) → {@link Outcome#CHANNEL_CLOSED} for every message not answered before the close; the
+ *       detail of the one published last before the close says so. The relay decides whom to charge.</li>
+ *   <li>an exchange that does not exist → {@link Outcome#NACKED}, without publishing (see below)</li>
+ * </ul>
+ *
+ * <p><b>Missing exchanges.</b> RabbitMQ answers a publish to a missing exchange by closing the whole channel
+ * (404), which would take every other unconfirmed message of the batch with it. So the first time the publisher
+ * sees an exchange it checks it with a passive declare on a separate channel and remembers the ones that exist;
+ * messages for a missing exchange are answered {@code NACKED} and never published. Should an exchange vanish
+ * after that check, the broker still closes the channel mid-batch: the publisher then forgets what it knew,
+ * checks again and publishes the unconfirmed rest once more on a fresh channel (within the same deadline;
+ * messages that had reached a queue before the close may so be delivered twice, which the consumers' inbox
+ * absorbs).
+ *
+ * <p>The pieces: {@link PublishingRound} does the channel I/O of one round and feeds a {@link ConfirmTracker} (the
+ * confirm bookkeeping, plain Java); {@link RoundOutcomes} turns what the tracker saw into outcomes;
+ * {@link ExchangeCheck} knows which exchanges exist; {@link AmqpProperties} builds the properties on the wire. This
+ * class runs the rounds of a batch.
+ *
+ * <p>It never throws for a delivery problem; it is thread-safe, and each calling thread uses its own channel.
+ */
+public final class RabbitMessagePublisher implements MessagePublisher {
+
+    public static final String APP_ID = AmqpProperties.APP_ID;
+    public static final String CONTENT_TYPE = AmqpProperties.CONTENT_TYPE;
+    public static final String CONTENT_ENCODING = AmqpProperties.CONTENT_ENCODING;
+
+    private static final Logger LOG = LoggerFactory.getLogger(RabbitMessagePublisher.class);
+
+    private final RabbitTemplate template;
+    private final ExchangeCheck exchanges;
+
+    /**
+     * @param connectionFactory a factory with {@code SIMPLE} publisher confirms and <em>without</em> publisher
+     *                          returns (Spring Boot: {@code spring.rabbitmq.publisher-confirm-type=simple},
+     *                          {@code spring.rabbitmq.publisher-returns=false}). Its channels are then plain
+     *                          confirm-mode channels with no Spring AMQP listeners on them; with {@code CORRELATED}
+     *                          confirms or publisher returns, Spring AMQP would wrap each channel in a
+     *                          {@code PublisherCallbackChannel} that settles confirms and returns itself.
+     *                          Publishing uses the factory's separate publisher connection when it has one, so that
+     *                          a broker that blocks publishers does not also stall the consumers.
+     */
+    public RabbitMessagePublisher(ConnectionFactory connectionFactory) {
+        Objects.requireNonNull(connectionFactory, "connectionFactory");
+        requirePlainConfirmChannels(connectionFactory);
+        if (connectionFactory.getPublisherConnectionFactory() != null) {
+            requirePlainConfirmChannels(connectionFactory.getPublisherConnectionFactory());
+        }
+        template = new RabbitTemplate(connectionFactory);
+        template.setUsePublisherConnection(true);
+        exchanges = new ExchangeCheck(template);
+    }
+
+    private static void requirePlainConfirmChannels(ConnectionFactory connectionFactory) {
+        if (!connectionFactory.isSimplePublisherConfirms() || connectionFactory.isPublisherReturns()) {
+            throw new IllegalArgumentException("the connection factory needs publisher-confirm-type SIMPLE and "
+                    + "publisher returns disabled: the publisher handles confirms and returns on the channel itself");
+        }
+    }
+
+    @Override
+    public List<PublishResult> publish(List<OutboxMessage> batch, Duration confirmTimeout) {
+        return publish(batch, confirmTimeout, () -> false);
+    }
+
+    /**
+     * Once {@code stopSending} answers true (checked before each message), the rest of the batch is not sent: each
+     * unsent message is {@link Outcome#BROKER_UNAVAILABLE} ("not sent"), and the confirms of the messages already
+     * sent are awaited as usual, until the deadline. No second round goes out after a missing exchange.
+     */
+    @Override
+    public List<PublishResult> publish(List<OutboxMessage> batch, Duration confirmTimeout,
+                                       BooleanSupplier stopSending) {
+        Objects.requireNonNull(batch, "batch");
+        Objects.requireNonNull(confirmTimeout, "confirmTimeout");
+        Objects.requireNonNull(stopSending, "stopSending");
+        if (batch.isEmpty()) {
+            return List.of();
+        }
+        long deadline = System.nanoTime() + Math.max(0, confirmTimeout.toNanos());
+        PublishResult[] results = new PublishResult[batch.size()];
+        List<Integer> pending = new ArrayList<>(batch.size());
+        for (int i = 0; i < batch.size(); i++) {
+            pending.add(i);
+        }
+        try {
+            List<Integer> lostWithChannel = publishRound(batch, pending, results, deadline, confirmTimeout,
+                    stopSending);
+            if (!lostWithChannel.isEmpty()) {
+                // an exchange vanished mid-batch and the broker closed the channel; the rest goes again, once
+                exchanges.forget();
+                if (System.nanoTime() - deadline < 0 && !stopSending.getAsBoolean()) {
+                    LOG.warn("The broker closed the publishing channel over a missing exchange; publishing the "
+                            + "{} unconfirmed message(s) of the batch again on a new channel", lostWithChannel.size());
+                    publishRound(batch, lostWithChannel, results, deadline, confirmTimeout, stopSending);
+                }
+            }
+        } catch (RuntimeException e) {
+            // the contract is one result per message, never an exception; this is a last resort
+            LOG.warn("Publishing a batch failed unexpectedly", e);
+            fillMissing(batch, results, AmqpFailures.describe(e));
+        }
+        fillMissing(batch, results, "channel closed by the broker before the confirm");
+        return List.of(results);
+    }
+
+    /**
+     * Publishes the messages at {@code indices} and records their outcomes in {@code results}, except for those
+     * lost because the broker closed the channel over a missing exchange: their indices are returned.
+     */
+    private List<Integer> publishRound(List<OutboxMessage> batch, List<Integer> indices, PublishResult[] results,
+                                       long deadline, Duration confirmTimeout, BooleanSupplier stopSending) {
+        List<Integer> publishable = publishable(batch, indices, results);
+        if (publishable.isEmpty()) {
+            return List.of();
+        }
+        PublishingRound round = new PublishingRound(batch, publishable, results, stopSending);
+        String failure = null;
+        try {
+            template.invoke(operations -> {
+                round.publishAndAwait(operations, deadline);
+                return null;
+            });
+        } catch (AmqpException e) {
+            // no channel at all (connection refused, authentication, ...), or closing it failed afterwards:
+            // whatever was confirmed before still counts
+            failure = AmqpFailures.describe(e);
+        }
+        return RoundOutcomes.decide(batch, publishable, results, round.tracker(), round.closure(),
+                round.sendFailure() != null ? round.sendFailure() : failure, confirmTimeout);
+    }
+
+    /**
+     * The messages at {@code indices} whose exchange exists; those for a missing exchange are answered NACKED. If
+     * the broker cannot be reached at all, every message is BROKER_UNAVAILABLE and none is publishable.
+     */
+    private List<Integer> publishable(List<OutboxMessage> batch, List<Integer> indices, PublishResult[] results) {
+        ExchangeCheck.Checked checked = exchanges.check(batch, indices);
+        List<Integer> publishable = new ArrayList<>(indices.size());
+        for (int i : indices) {
+            OutboxMessage message = batch.get(i);
+            String missing = checked.missing().get(message.exchange());
+            if (checked.unreachable() != null) {
+                results[i] = new PublishResult(message.id(), Outcome.BROKER_UNAVAILABLE, checked.unreachable());
+            } else if (missing != null) {
+                results[i] = new PublishResult(message.id(), Outcome.NACKED, missing);
+            } else {
+                publishable.add(i);
+            }
+        }
+        return publishable;
+    }
+
+    /** The AMQP properties of an outbox message; see {@link AmqpProperties}. */
+    static AMQP.BasicProperties properties(OutboxMessage message) {
+        return AmqpProperties.of(message);
+    }
+
+    private static void fillMissing(List<OutboxMessage> batch, PublishResult[] results, String detail) {
+        for (int i = 0; i < results.length; i++) {
+            if (results[i] == null) {
+                results[i] = new PublishResult(batch.get(i).id(), Outcome.BROKER_UNAVAILABLE, detail);
+            }
+        }
+    }
+
+    /** For tests and diagnostics: the exchanges the publisher currently knows to exist. */
+    Set<String> knownExchanges() {
+        return exchanges.known();
+    }
+}
