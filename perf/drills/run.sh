@@ -387,11 +387,11 @@ drill_broker() {
     local instance_rabbit_port=$RABBIT_PORT
     if [[ $BROKER_FAULT == proxy ]]; then
         port_in_use "$PROXY_PORT" && die "port $PROXY_PORT is taken (PROXY_PORT)"
-        java "$DRILL_DIR/DrillRabbit.java" proxy "$PROXY_PORT" "$RABBIT_HOST" "$RABBIT_PORT" "$PROXY_CONTROL_PORT" \
-            >"$WORK/$DRILL-proxy.log" 2>&1 &
+        java -cp "$CP" "$DRILL_DIR/DrillRabbit.java" proxy "$PROXY_PORT" "$RABBIT_HOST" "$RABBIT_PORT" \
+            "$PROXY_CONTROL_PORT" >"$WORK/$DRILL-proxy.log" 2>&1 &
         PROXY_PID=$!
-        for _ in $(seq 1 120); do
-            grep -q listening "$WORK/$DRILL-proxy.log" && break
+        until grep -q listening "$WORK/$DRILL-proxy.log"; do
+            kill -0 "$PROXY_PID" 2>/dev/null || die "the broker proxy exited: $(head -n 5 "$WORK/$DRILL-proxy.log")"
             sleep 0.5
         done
         instance_rabbit_port=$PROXY_PORT
