@@ -5,7 +5,7 @@
 #   perf/drills/run.sh [poison|kill|broker|db|skew|all ...]      (default: all, in that order)
 #
 # Knobs (environment): JAR, BROKER_FAULT (proxy|stop-app), RATE, LOAD_SECONDS, KILL_ROWS, POISON_GOOD_ROWS,
-# SKEW_ORDERS, SKEW, LEASE, PORT_A, PORT_B, JAVA_OPTS, DB_HOST, DB_PORT, DB_USER, RABBIT_HOST, RABBIT_PORT.
+# SKEW_ORDERS, SKEW, LEASE, START_TIMEOUT, PORT_A, PORT_B, JAVA_OPTS, DB_HOST, DB_PORT, DB_USER, RABBIT_HOST, RABBIT_PORT.
 set -euo pipefail
 
 DRILL_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -23,6 +23,7 @@ POISON_GOOD_ROWS=${POISON_GOOD_ROWS:-1000}
 SKEW_ORDERS=${SKEW_ORDERS:-100}
 SKEW=${SKEW:--3s}
 LEASE=${LEASE:-5s}
+START_TIMEOUT=${START_TIMEOUT:-420}
 PORT_A=${PORT_A:-18181}
 PORT_B=${PORT_B:-18182}
 PROXY_PORT=${PROXY_PORT:-15680}
@@ -246,7 +247,7 @@ await_instances() { # waits until every started instance answers on its liveness
                 tail -n 30 "$WORK/$DRILL-$name.log"
                 die "instance $name exited during start"
             }
-            ((SECONDS - started < 240)) || die "instance $name was not up within 240 s"
+            ((SECONDS - started < START_TIMEOUT)) || die "instance $name was not up within $START_TIMEOUT s"
             sleep 1
         done
     done
