@@ -28,7 +28,8 @@ import java.util.concurrent.locks.LockSupport;
  * <p>With {@code --cancel}, the schedule is sequential instead: each order is placed on the first instance and, as
  * soon as it is answered, cancelled on the second ({@code POST /orders/{id}/cancel}), also retried.
  *
- * <p>Writes one line per request to {@code --out}: {@code key orderId|- placeStatus cancelStatus|- attempts}, and
+ * <p>Writes one line per request to {@code --out}: {@code key orderId|- placeStatus cancelStatus|- attempts} (sends
+ * of the place and, with {@code --cancel}, the cancel call, less one: 1 when nothing was retried), and
  * prints {@code LOAD requests=N ok=N failed=N retried=N retries=N cancel_failed=N}. The bearer token comes from
  * the environment ({@code AUTH_HEADER}, "Bearer ...").
  *
@@ -127,13 +128,15 @@ public class DrillLoad {
         String key = UUID.randomUUID().toString();
         String body = ORDER.formatted(customer);
         int[] attempts = {0};
-        Answer placed = send(index, "/orders", body, key, 201, attempts);
+        // with --cancel: placed on the first instance, cancelled on the second; else round-robin
+        Answer placed = send(cancel ? 0 : index, "/orders", body, key, 201, attempts);
         if (placed.status != 201 || !cancel) {
             return new Outcome(key, placed.orderId, placed.status, 0, attempts[0]);
         }
-        Answer cancelled = send(index + 1, "/orders/" + placed.orderId + "/cancel", "{\"reason\":\"drill\"}", null,
-                200, attempts);
-        return new Outcome(key, placed.orderId, placed.status, cancelled.status, attempts[0]);
+        int[] cancelAttempts = {0};
+        Answer cancelled = send(1, "/orders/" + placed.orderId + "/cancel", "{\"reason\":\"drill\"}", null,
+                200, cancelAttempts);
+        return new Outcome(key, placed.orderId, placed.status, cancelled.status, attempts[0] + cancelAttempts[0] - 1);
     }
 
     record Answer(int status, String orderId) {
