@@ -5,7 +5,7 @@
 #   perf/drills/run.sh [poison|kill|broker|db|skew|all ...]      (default: all, in that order)
 #
 # Knobs (environment): JAR, BROKER_FAULT (proxy|stop-app), RATE, LOAD_SECONDS, KILL_ROWS, POISON_GOOD_ROWS,
-# SKEW_ORDERS, SKEW, LEASE, START_TIMEOUT, PORT_A, PORT_B, JAVA_OPTS, DB_HOST, DB_PORT, DB_USER, RABBIT_HOST, RABBIT_PORT.
+# SKEW_ORDERS, SKEW, FAKETIME_LIB, LEASE, START_TIMEOUT, PORT_A, PORT_B, JAVA_OPTS, DB_HOST, DB_PORT, DB_USER, RABBIT_HOST, RABBIT_PORT.
 set -euo pipefail
 
 DRILL_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -469,18 +469,23 @@ drill_db() {
 
 drill_skew() {
     log "== skew: two writers whose clocks differ by $SKEW, relays off; then one relay in ordered mode"
-    if ! command -v faketime >/dev/null; then
+    find_libfaketime() { compgen -G '/usr/lib/*/faketime/libfaketime.so.1' | head -n 1 || true; }
+    local lib=${FAKETIME_LIB:-$(find_libfaketime)}
+    if [[ -z $lib ]]; then
         log "installing faketime (apt-get)"
         local sudo=""
         [[ $(id -u) == 0 ]] || sudo=sudo
         $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq faketime >/dev/null ||
             die "faketime could not be installed"
+        lib=$(find_libfaketime)
+        [[ -n $lib ]] || die "libfaketime.so.1 not found after installing faketime (set FAKETIME_LIB)"
     fi
     fresh_database
     start_consumer
     start_instance a "$PORT_A" --ordering.outbox.enabled=false
-    # libfaketime shifts the wall clock only: the JVM's monotonic clock (timeouts, schedulers) stays real
-    start_instance b "$PORT_B" --prefix env FAKETIME_DONT_FAKE_MONOTONIC=1 faketime -f "$SKEW" -- \
+    # libfaketime shifts the wall clock only: the JVM's monotonic clock (timeouts, schedulers) stays real. Preloaded
+    # by env, which execs java (the faketime wrapper would fork it, and the drill could not stop it by its pid).
+    start_instance b "$PORT_B" --prefix env "LD_PRELOAD=$lib" "FAKETIME=$SKEW" FAKETIME_DONT_FAKE_MONOTONIC=1 -- \
         --ordering.outbox.enabled=false
     await_instances a b
     local requests="$WORK/$DRILL-requests.txt" stamped_earlier
