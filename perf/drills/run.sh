@@ -1,0 +1,552 @@
+#!/usr/bin/env bash
+# Fault drills: two instances of the built jar on the local PostgreSQL and RabbitMQ, load, one fault, and an audit
+# of every committed order against every message that reached an audit queue. See README.md.
+#
+#   perf/drills/run.sh [poison|kill|broker|db|skew|all ...]      (default: all, in that order)
+#
+# Knobs (environment): JAR, BROKER_FAULT (proxy|stop-app), RATE, LOAD_SECONDS, KILL_ROWS, POISON_GOOD_ROWS,
+# SKEW_ORDERS, SKEW, FAKETIME_LIB, LEASE, START_TIMEOUT, PORT_A, PORT_B, JAVA_OPTS, DB_HOST, DB_PORT, DB_USER, RABBIT_HOST, RABBIT_PORT.
+set -euo pipefail
+
+DRILL_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO_ROOT=$(cd "$DRILL_DIR/../.." && pwd)
+CALLER_DIR=$PWD
+cd "$REPO_ROOT"
+
+DEFAULT_JAR=bootstrap/target/ordering-service.jar
+JAR=${JAR:-$DEFAULT_JAR}
+BROKER_FAULT=${BROKER_FAULT:-proxy}
+RATE=${RATE:-100}
+LOAD_SECONDS=${LOAD_SECONDS:-30}
+KILL_ROWS=${KILL_ROWS:-10000}
+POISON_GOOD_ROWS=${POISON_GOOD_ROWS:-1000}
+SKEW_ORDERS=${SKEW_ORDERS:-100}
+SKEW=${SKEW:--3s}
+LEASE=${LEASE:-5s}
+START_TIMEOUT=${START_TIMEOUT:-420}
+PORT_A=${PORT_A:-18181}
+PORT_B=${PORT_B:-18182}
+PROXY_PORT=${PROXY_PORT:-15680}
+PROXY_CONTROL_PORT=${PROXY_CONTROL_PORT:-15681}
+JAVA_OPTS=${JAVA_OPTS:--Xmx256m}
+DB_HOST=${DB_HOST:-127.0.0.1}
+DB_PORT=${DB_PORT:-5432}
+DB_USER=${DB_USER:-postgres}
+RABBIT_HOST=${RABBIT_HOST:-127.0.0.1}
+RABBIT_PORT=${RABBIT_PORT:-5672}
+
+DB_NAME=ordering_drill
+EXCHANGE=bookstore.ordering.drill
+QUEUE=drill.audit
+BROKER_OUTAGE_SECONDS=11
+CUSTOMER=0192b7a4-5d1e-7c3a-9f00-3b1c2d4e5f60
+
+WORK="$DRILL_DIR/target"
+STAMP=$(date +%Y%m%d-%H%M%S)
+mkdir -p "$WORK"
+RUN_LOG="$WORK/run-$STAMP.log"
+RESULTS="$WORK/results-$STAMP.txt"
+: >"$RESULTS"
+exec > >(tee -i -a "$RUN_LOG") 2>&1
+exec {CONSOLE}>&1
+
+log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*"; }
+die() {
+    log "ERROR: $*"
+    exit 1
+}
+now_ms() { date +%s%3N; }
+
+# ---------------------------------------------------------------------------------------------------------------
+# Everything a drill starts, and its cleanup (also on failure, Ctrl-C and TERM)
+# ---------------------------------------------------------------------------------------------------------------
+declare -A INSTANCE_PID=()
+CONSUMER_PID=""
+PROXY_PID=""
+LOAD_PID=""
+BROKER_APP_STOPPED=0
+DB_CREATED=0
+QUEUE_DECLARED=0
+CP=""
+CLEANED=0
+DRILL_PID=""
+
+stop_pid() { # pid, signal: stops one process this script started, waits up to 30 s, then kills it
+    local pid=$1 signal=${2:-TERM}
+    [[ -n $pid ]] || return 0
+    if kill -0 "$pid" 2>/dev/null; then
+        kill "-$signal" "$pid" 2>/dev/null || true
+        for _ in $(seq 1 60); do
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.5
+        done
+        kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
+    fi
+    wait "$pid" 2>/dev/null || true
+}
+
+restore_broker() {
+    if [[ $BROKER_APP_STOPPED == 1 ]]; then
+        log "restoring RabbitMQ (rabbitmqctl start_app)"
+        rabbitmqctl start_app >/dev/null 2>&1 || log "WARNING: rabbitmqctl start_app failed: start RabbitMQ by hand"
+        BROKER_APP_STOPPED=0
+    fi
+}
+
+drill_cleanup() {
+    restore_broker
+    local name
+    for name in "${!INSTANCE_PID[@]}"; do
+        stop_pid "${INSTANCE_PID[$name]}"
+    done
+    INSTANCE_PID=()
+    stop_pid "$LOAD_PID"
+    LOAD_PID=""
+    stop_pid "$CONSUMER_PID"
+    CONSUMER_PID=""
+    stop_pid "$PROXY_PID"
+    PROXY_PID=""
+    if [[ $QUEUE_DECLARED == 1 && -n $CP ]]; then
+        rabbit delete >/dev/null 2>&1 || log "could not delete queue $QUEUE / exchange $EXCHANGE"
+        QUEUE_DECLARED=0
+    fi
+    if [[ $DB_CREATED == 1 ]]; then
+        psql_admin "DROP DATABASE IF EXISTS $DB_NAME WITH (FORCE)" >/dev/null 2>&1 || log "could not drop $DB_NAME"
+        DB_CREATED=0
+    fi
+}
+
+cleanup() {
+    local status=$?
+    [[ $CLEANED == 1 ]] && return 0
+    CLEANED=1
+    trap - EXIT INT TERM
+    set +e
+    exec >&"$CONSOLE" 2>&1
+    stop_pid "$DRILL_PID"
+    drill_cleanup
+    [[ $status == 0 ]] || log "FAILED (exit $status); console log: ${RUN_LOG#"$REPO_ROOT"/}"
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'log "interrupted" >&"$CONSOLE"; exit 130' INT
+trap 'log "terminated" >&"$CONSOLE"; exit 143' TERM
+
+psql_admin() { PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -h "$DB_HOST" -p "$DB_PORT" -U "$DB_USER" -d postgres -Atc "$1"; }
+psql_drill() { PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -h "$DB_HOST" -p "$DB_PORT" -U "$DB_USER" -d "$DB_NAME" -Atc "$1"; }
+rabbit() { java -cp "$CP" -Dslf4j.internal.verbosity=ERROR "$DRILL_DIR/DrillRabbit.java" "$1" "$RABBIT_HOST" "$RABBIT_PORT" "$QUEUE" "$EXCHANGE" "${@:2}"; }
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+# sleep that a signal interrupts at once
+pause() {
+    sleep "$1" &
+    wait $! || true
+}
+
+# ---------------------------------------------------------------------------------------------------------------
+# Prerequisites: tools, servers, the jar, the helpers' class path, a throw-away token key
+# ---------------------------------------------------------------------------------------------------------------
+for tool in java psql curl awk; do
+    command -v "$tool" >/dev/null || die "$tool is not installed"
+done
+psql_admin "SELECT 1" >/dev/null || die "PostgreSQL does not answer on $DB_HOST:$DB_PORT (user $DB_USER)"
+timeout 5 bash -c "exec 3<>/dev/tcp/$RABBIT_HOST/$RABBIT_PORT" 2>/dev/null ||
+    die "RabbitMQ does not answer on $RABBIT_HOST:$RABBIT_PORT"
+[[ $BROKER_FAULT == proxy || $BROKER_FAULT == stop-app ]] || die "BROKER_FAULT is proxy or stop-app"
+
+if [[ $JAR != /* ]]; then
+    if [[ -f "$CALLER_DIR/$JAR" ]]; then JAR="$CALLER_DIR/$JAR"; else JAR="$REPO_ROOT/$JAR"; fi
+fi
+if [[ ! -f $JAR ]]; then
+    [[ $JAR == "$REPO_ROOT/$DEFAULT_JAR" ]] || die "jar not found: $JAR"
+    log "building $DEFAULT_JAR (./mvnw -B -q -DskipTests package)"
+    ./mvnw -B -q -DskipTests package
+    [[ -f $JAR ]] || die "the build did not produce $DEFAULT_JAR"
+fi
+
+# The helpers' libraries come out of the service jar (amqp-client needs Netty on the class path).
+LIB="$WORK/lib"
+rm -rf "$LIB"
+mkdir -p "$LIB"
+if command -v unzip >/dev/null; then
+    unzip -j -o -q "$JAR" 'BOOT-INF/lib/postgresql-*.jar' 'BOOT-INF/lib/amqp-client-*.jar' \
+        'BOOT-INF/lib/slf4j-api-*.jar' 'BOOT-INF/lib/netty-*.jar' -d "$LIB"
+else
+    entries=$(jar tf "$JAR" | grep -E '^BOOT-INF/lib/(postgresql|amqp-client|slf4j-api|netty-.*)-[0-9].*\.jar$')
+    # shellcheck disable=SC2086
+    (cd "$LIB" && jar xf "$JAR" $entries && mv BOOT-INF/lib/*.jar . && rm -rf BOOT-INF)
+fi
+CP=$(printf '%s:' "$LIB"/*.jar)
+CP=${CP%:}
+
+export AUTH_HEADER
+AUTH_HEADER="Bearer $(java "$REPO_ROOT/benchmarks/api/MintToken.java" "$WORK/token-key.pem" "$CUSTOMER" "orders orders.admin")"
+read -r -a JAVA_OPTS_ARRAY <<<"$JAVA_OPTS"
+
+# ---------------------------------------------------------------------------------------------------------------
+# Building blocks
+# ---------------------------------------------------------------------------------------------------------------
+fresh_database() {
+    psql_admin "DROP DATABASE IF EXISTS $DB_NAME WITH (FORCE)" >/dev/null
+    psql_admin "CREATE DATABASE $DB_NAME" >/dev/null
+    DB_CREATED=1
+}
+
+start_consumer() { # the audit queue, bound with order.#, and its consumer writing $AUDIT
+    rabbit declare >/dev/null || die "could not declare the audit queue"
+    QUEUE_DECLARED=1
+    AUDIT="$WORK/$DRILL-audit.txt"
+    : >"$AUDIT"
+    java -cp "$CP" -Dslf4j.internal.verbosity=ERROR "$DRILL_DIR/DrillRabbit.java" consume "$RABBIT_HOST" \
+        "$RABBIT_PORT" "$QUEUE" "$EXCHANGE" "$AUDIT" >"$WORK/$DRILL-consumer.log" 2>&1 &
+    CONSUMER_PID=$!
+    for _ in $(seq 1 120); do
+        grep -q consuming "$WORK/$DRILL-consumer.log" && return 0
+        kill -0 "$CONSUMER_PID" 2>/dev/null || die "the audit consumer exited: $(cat "$WORK/$DRILL-consumer.log")"
+        sleep 0.5
+    done
+    die "the audit consumer did not start"
+}
+
+# name port [env assignments... --] [app args...]: one instance of the jar, profile postgres, database $DB_NAME
+start_instance() {
+    local name=$1 port=$2
+    shift 2
+    local prefix=()
+    if [[ ${1:-} == --prefix ]]; then
+        shift
+        while [[ $1 != -- ]]; do
+            prefix+=("$1")
+            shift
+        done
+        shift
+    fi
+    port_in_use "$port" && die "port $port is taken (PORT_A / PORT_B)"
+    local args=(--spring.profiles.active=postgres
+        "--spring.datasource.url=jdbc:postgresql://$DB_HOST:$DB_PORT/$DB_NAME"
+        "--spring.datasource.username=$DB_USER"
+        "--spring.rabbitmq.host=$RABBIT_HOST"
+        "--spring.rabbitmq.port=${INSTANCE_RABBIT_PORT:-$RABBIT_PORT}"
+        "--server.port=$port"
+        "--spring.security.oauth2.resourceserver.jwt.public-key-location=file:$WORK/token-key.pem"
+        "--ordering.outbox.exchange=$EXCHANGE"
+        "--ordering.outbox.lease=$LEASE"
+        "--ordering.outbox.confirm-timeout=2s"
+        "$@")
+    local logfile="$WORK/$DRILL-$name.log"
+    log "starting instance $name on port $port: ${prefix[*]} java ${JAVA_OPTS_ARRAY[*]} -jar $(basename "$JAR") ${args[*]:6}"
+    "${prefix[@]}" java "${JAVA_OPTS_ARRAY[@]}" -jar "$JAR" "${args[@]}" >"$logfile" 2>&1 &
+    INSTANCE_PID[$name]=$!
+}
+
+await_instances() { # waits until every started instance answers on its liveness probe
+    local name port started=$SECONDS
+    for name in "$@"; do
+        port=${INSTANCE_PORT[$name]}
+        until [[ $(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "http://127.0.0.1:$port/actuator/health/liveness" || true) == 200 ]]; do
+            kill -0 "${INSTANCE_PID[$name]}" 2>/dev/null || {
+                tail -n 30 "$WORK/$DRILL-$name.log"
+                die "instance $name exited during start"
+            }
+            ((SECONDS - started < START_TIMEOUT)) || die "instance $name was not up within $START_TIMEOUT s"
+            sleep 1
+        done
+    done
+    log "instances $* up in $((SECONDS - started)) s"
+}
+declare -A INSTANCE_PORT=([a]=$PORT_A [b]=$PORT_B [c]=$PORT_A)
+
+pending_rows() { psql_drill "SELECT count(*) FROM outbox_message WHERE status = 'PENDING'"; }
+
+await_drain() { # until no row is pending and the consumer has seen every published order message (120 s at most)
+    local started=$SECONDS published
+    while true; do
+        if [[ $(pending_rows) == 0 ]]; then
+            published=$(psql_drill "SELECT count(*) FROM outbox_message WHERE status = 'PUBLISHED' AND routing_key LIKE 'order.%'")
+            (($(wc -l <"$AUDIT") >= published)) && break
+        fi
+        ((SECONDS - started < 120)) || {
+            log "WARNING: not drained within 120 s ($(pending_rows) rows pending)"
+            break
+        }
+        sleep 0.2
+    done
+    pause 2 # late duplicates, if any, still count
+}
+
+# seeds N orders and their order.placed outbox rows in one transaction (as if written while no relay ran)
+seed_orders_sql() {
+    cat <<SQL
+WITH o AS (
+    INSERT INTO orders (id, customer_id, currency, total, status, placed_at, version)
+    SELECT gen_random_uuid(), '$CUSTOMER', 'EUR', 79.80, 'PLACED', now(), 0 FROM generate_series(1, $1)
+    RETURNING id, placed_at)
+INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload, headers, occurred_at)
+SELECT gen_random_uuid(), 'order', o.id::text, 'bookstore.order-placed.v1', '$EXCHANGE', 'order.placed',
+       jsonb_build_object('orderId', o.id, 'customerId', '$CUSTOMER', 'total', '79.80', 'currency', 'EUR'), '{}', o.placed_at
+  FROM o;
+SQL
+}
+
+audit() { # extra DrillAudit args; appends the RESULT line
+    stop_pid "$CONSUMER_PID"
+    CONSUMER_PID=""
+    local out status=0
+    out=$(java -cp "$CP" "$DRILL_DIR/DrillAudit.java" --drill "$DRILL" \
+        --jdbc "jdbc:postgresql://$DB_HOST:$DB_PORT/$DB_NAME" --user "$DB_USER" --messages "$AUDIT" "$@") || status=$?
+    grep -v '^RESULT ' <<<"$out"
+    grep '^RESULT ' <<<"$out" | sed "s/^RESULT /RESULT extra=${DRILL_NOTE// /_} | /" >>"$RESULTS"
+    return "$status"
+}
+
+# ---------------------------------------------------------------------------------------------------------------
+# The drills
+# ---------------------------------------------------------------------------------------------------------------
+drill_poison() {
+    log "== poison: one unroutable message among $POISON_GOOD_ROWS good ones"
+    fresh_database
+    start_consumer
+    local relay=(--ordering.outbox.max-attempts=3 --ordering.outbox.backoff-initial=200ms
+        --ordering.outbox.backoff-max=1s)
+    start_instance a "$PORT_A" "${relay[@]}"
+    start_instance b "$PORT_B" "${relay[@]}"
+    await_instances a b
+    local half=$((POISON_GOOD_ROWS / 2)) poison
+    poison=$(psql_drill "SELECT gen_random_uuid()")
+    # one transaction: half the good rows, the poison, the other half; consecutive positions, so the poison
+    # shares its batch with good rows
+    psql_drill "BEGIN;
+        $(seed_orders_sql "$half")
+        INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload, headers, occurred_at)
+        VALUES ('$poison', 'order', gen_random_uuid()::text, 'bookstore.drill-poison.v1', '$EXCHANGE',
+                'drill.poison.unroutable', '{}', '{}', now());
+        $(seed_orders_sql "$((POISON_GOOD_ROWS - half))")
+        COMMIT;" >/dev/null
+    log "seeded $POISON_GOOD_ROWS good rows and poison $poison (routing key drill.poison.unroutable: no queue bound, mandatory -> returned)"
+    local t0
+    t0=$(now_ms)
+    await_drain
+    log "drained (poison parked) $(awk -v a="$t0" -v b="$(now_ms)" 'BEGIN { printf "%.1f", (b - a - 2000) / 1000 }') s after the seed"
+    DRILL_NOTE="max-attempts=3"
+    audit --poison "$poison"
+}
+
+drill_kill() {
+    log "== kill: SIGKILL of one instance in the middle of draining $KILL_ROWS rows (lease $LEASE)"
+    fresh_database
+    start_consumer
+    start_instance a "$PORT_A"
+    start_instance b "$PORT_B"
+    await_instances a b
+    psql_drill "$(seed_orders_sql "$KILL_ROWS")" >/dev/null
+    log "seeded $KILL_ROWS pending rows; waiting until both relays hold leases, then killing instance a"
+    local state published leasers before after killed_owner lease_end started=$SECONDS
+    while true; do
+        state=$(psql_drill "SELECT count(*) FILTER (WHERE status = 'PUBLISHED'),
+                                   count(DISTINCT claimed_by) FILTER (WHERE status = 'PENDING' AND claimed_until > now())
+                              FROM outbox_message")
+        published=${state%|*}
+        leasers=${state#*|}
+        if ((published >= KILL_ROWS / 10 && leasers >= 2)); then
+            break
+        fi
+        ((published < KILL_ROWS * 9 / 10)) || die "the relays drained before the kill could happen (published $published)"
+        ((SECONDS - started < 120)) || die "no moment with both relays holding leases within 120 s"
+        sleep 0.02
+    done
+    before=$(psql_drill "SELECT claimed_by || ' ' || max(claimed_until) FROM outbox_message
+                          WHERE status = 'PENDING' AND claimed_until > now() GROUP BY claimed_by")
+    kill -KILL "${INSTANCE_PID[a]}"
+    local kill_ms
+    kill_ms=$(now_ms)
+    wait "${INSTANCE_PID[a]}" 2>/dev/null || true
+    unset 'INSTANCE_PID[a]'
+    log "killed instance a (SIGKILL) with $published of $KILL_ROWS rows published"
+    pause 1
+    # the killed relay's lease: an owner whose latest lease did not move after the kill
+    after=$(psql_drill "SELECT claimed_by || ' ' || max(claimed_until) FROM outbox_message
+                         WHERE status = 'PENDING' AND claimed_until > now() GROUP BY claimed_by")
+    killed_owner=$(comm -12 <(sort <<<"$before") <(sort <<<"$after") | head -n 1 | cut -d' ' -f1)
+    local orphans=0
+    if [[ -n $killed_owner ]]; then
+        lease_end=$(psql_drill "SELECT (extract(epoch FROM max(claimed_until)) * 1000)::bigint FROM outbox_message
+                                 WHERE claimed_by = '$killed_owner'")
+        orphans=$(psql_drill "SELECT count(*) FROM outbox_message WHERE claimed_by = '$killed_owner' AND status = 'PENDING'")
+        log "the killed relay ($killed_owner) left $orphans rows leased until $((lease_end - kill_ms)) ms after the kill"
+    else
+        lease_end=$kill_ms
+        log "the killed relay held no lease that outlived the kill; the drain counts from the kill"
+    fi
+    await_drain
+    DRILL_NOTE="lease=$LEASE,orphans=$orphans"
+    audit --fault-end "$lease_end"
+}
+
+drill_broker() {
+    log "== broker: RabbitMQ unreachable for ${BROKER_OUTAGE_SECONDS} s under $RATE orders/s ($BROKER_FAULT)"
+    fresh_database
+    start_consumer
+    local instance_rabbit_port=$RABBIT_PORT
+    if [[ $BROKER_FAULT == proxy ]]; then
+        port_in_use "$PROXY_PORT" && die "port $PROXY_PORT is taken (PROXY_PORT)"
+        java -cp "$CP" "$DRILL_DIR/DrillRabbit.java" proxy "$PROXY_PORT" "$RABBIT_HOST" "$RABBIT_PORT" \
+            "$PROXY_CONTROL_PORT" >"$WORK/$DRILL-proxy.log" 2>&1 &
+        PROXY_PID=$!
+        until grep -q listening "$WORK/$DRILL-proxy.log"; do
+            kill -0 "$PROXY_PID" 2>/dev/null || die "the broker proxy exited: $(head -n 5 "$WORK/$DRILL-proxy.log")"
+            sleep 0.5
+        done
+        instance_rabbit_port=$PROXY_PORT
+    fi
+    INSTANCE_RABBIT_PORT=$instance_rabbit_port start_instance a "$PORT_A"
+    INSTANCE_RABBIT_PORT=$instance_rabbit_port start_instance b "$PORT_B"
+    await_instances a b
+    local requests="$WORK/$DRILL-requests.txt" fault_end
+    java "$DRILL_DIR/DrillLoad.java" --urls "http://127.0.0.1:$PORT_A,http://127.0.0.1:$PORT_B" --rate "$RATE" \
+        --seconds "$LOAD_SECONDS" --out "$requests" >"$WORK/$DRILL-load.log" 2>&1 &
+    LOAD_PID=$!
+    pause 8
+    log "broker down"
+    broker_down
+    pause "$BROKER_OUTAGE_SECONDS"
+    broker_up
+    fault_end=$(now_ms)
+    log "broker back; load continues"
+    wait "$LOAD_PID" || die "the load generator failed: $(tail -n 5 "$WORK/$DRILL-load.log")"
+    LOAD_PID=""
+    grep '^LOAD' "$WORK/$DRILL-load.log" || true
+    await_drain
+    DRILL_NOTE="$BROKER_FAULT"
+    audit --requests "$requests" --fault-end "$fault_end"
+}
+
+broker_control() { # cut|open through the proxy's control port
+    local reply
+    exec {ctl}<>"/dev/tcp/127.0.0.1/$PROXY_CONTROL_PORT"
+    echo "$1" >&"$ctl"
+    read -r reply <&"$ctl"
+    exec {ctl}>&-
+    [[ $reply == ok* ]] || die "the proxy did not answer $1: $reply"
+}
+broker_down() {
+    if [[ $BROKER_FAULT == proxy ]]; then
+        broker_control cut
+    else
+        BROKER_APP_STOPPED=1 # before the command: an interrupt during it still restores the broker
+        rabbitmqctl stop_app >/dev/null
+    fi
+}
+broker_up() {
+    if [[ $BROKER_FAULT == proxy ]]; then
+        broker_control open
+    else
+        restore_broker
+    fi
+}
+
+drill_db() {
+    log "== db: every database connection of the instances terminated under $RATE orders/s"
+    fresh_database
+    start_consumer
+    start_instance a "$PORT_A"
+    start_instance b "$PORT_B"
+    await_instances a b
+    local requests="$WORK/$DRILL-requests.txt" fault_end terminated
+    java "$DRILL_DIR/DrillLoad.java" --urls "http://127.0.0.1:$PORT_A,http://127.0.0.1:$PORT_B" --rate "$RATE" \
+        --seconds "$LOAD_SECONDS" --out "$requests" >"$WORK/$DRILL-load.log" 2>&1 &
+    LOAD_PID=$!
+    pause 10
+    terminated=$(psql_admin "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                                                    WHERE datname = '$DB_NAME' AND pid <> pg_backend_pid()) t")
+    fault_end=$(now_ms)
+    log "terminated $terminated connections of $DB_NAME"
+    wait "$LOAD_PID" || die "the load generator failed: $(tail -n 5 "$WORK/$DRILL-load.log")"
+    LOAD_PID=""
+    grep '^LOAD' "$WORK/$DRILL-load.log" || true
+    await_drain
+    DRILL_NOTE="terminated=$terminated"
+    audit --requests "$requests" --fault-end "$fault_end"
+}
+
+drill_skew() {
+    log "== skew: two writers whose clocks differ by $SKEW, relays off; then one relay in ordered mode"
+    find_libfaketime() { compgen -G '/usr/lib/*/faketime/libfaketime.so.1' | head -n 1 || true; }
+    local lib=${FAKETIME_LIB:-$(find_libfaketime)}
+    if [[ -z $lib ]]; then
+        log "installing faketime (apt-get)"
+        local sudo=""
+        [[ $(id -u) == 0 ]] || sudo=sudo
+        $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq faketime >/dev/null ||
+            die "faketime could not be installed"
+        lib=$(find_libfaketime)
+        [[ -n $lib ]] || die "libfaketime.so.1 not found after installing faketime (set FAKETIME_LIB)"
+    fi
+    fresh_database
+    start_consumer
+    start_instance a "$PORT_A" --ordering.outbox.enabled=false
+    # libfaketime shifts the wall clock only: the JVM's monotonic clock (timeouts, schedulers) stays real. Preloaded
+    # by env, which execs java (the faketime wrapper would fork it, and the drill could not stop it by its pid).
+    start_instance b "$PORT_B" --prefix env "LD_PRELOAD=$lib" "FAKETIME=$SKEW" FAKETIME_DONT_FAKE_MONOTONIC=1 -- \
+        --ordering.outbox.enabled=false
+    await_instances a b
+    local requests="$WORK/$DRILL-requests.txt" stamped_earlier
+    java "$DRILL_DIR/DrillLoad.java" --urls "http://127.0.0.1:$PORT_A,http://127.0.0.1:$PORT_B" --cancel \
+        --count "$SKEW_ORDERS" --out "$requests" >"$WORK/$DRILL-load.log" 2>&1 || die "the load generator failed"
+    grep '^LOAD' "$WORK/$DRILL-load.log" || true
+    # the skew is real: the writers' own timestamps put the cancel before the placement
+    stamped_earlier=$(psql_drill "SELECT count(*) FROM outbox_message c JOIN outbox_message p
+                                    ON p.aggregate_id = c.aggregate_id AND p.routing_key = 'order.placed'
+                                  WHERE c.routing_key = 'order.cancelled' AND c.occurred_at < p.occurred_at")
+    log "$stamped_earlier of $SKEW_ORDERS cancellations carry a writer's timestamp (occurred_at) before their placement's"
+    stop_pid "${INSTANCE_PID[a]}"
+    stop_pid "${INSTANCE_PID[b]}"
+    INSTANCE_PID=()
+    local fault_end
+    start_instance c "$PORT_A" --ordering.outbox.ordered=true
+    await_instances c
+    await_drain
+    # the relay starts draining before its instance answers on the probe: the drain counts from its first delivery
+    fault_end=$(head -n 1 "$AUDIT" | cut -d' ' -f1)
+    DRILL_NOTE="occurred_at_inverted=$stamped_earlier"
+    audit --requests "$requests" --ordered --fault-end "$fault_end"
+}
+
+# ---------------------------------------------------------------------------------------------------------------
+# Main
+# ---------------------------------------------------------------------------------------------------------------
+DRILLS=("$@")
+[[ ${#DRILLS[@]} -gt 0 && ${DRILLS[0]} != all ]] || DRILLS=(poison kill broker db skew)
+log "fault drills: ${DRILLS[*]}; console log: ${RUN_LOG#"$REPO_ROOT"/}"
+FAILED=()
+for DRILL in "${DRILLS[@]}"; do
+    declare -F "drill_$DRILL" >/dev/null || die "unknown drill $DRILL (poison, kill, broker, db, skew, all)"
+    DRILL_NOTE=""
+    status=0
+    # each drill in a subshell of its own, which cleans up after itself on every exit path (and is stopped, with
+    # its cleanup, when this script is interrupted)
+    (
+        trap drill_cleanup EXIT
+        trap 'exit 130' INT
+        trap 'exit 143' TERM
+        "drill_$DRILL"
+    ) &
+    DRILL_PID=$!
+    wait "$DRILL_PID" || status=$?
+    DRILL_PID=""
+    ((status == 0)) || FAILED+=("$DRILL")
+    log "== $DRILL: $([[ $status == 0 ]] && echo pass || echo "FAIL (exit $status)")"
+done
+
+echo
+echo "| drill | orders committed | distinct delivered | lost | duplicates delivered | duplicate effects | failed requests after retry | inversions | drain after fault (s) | notes |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+while IFS= read -r line; do
+    field() { sed -n "s/.* | $1=\([^|]*\).*/\1/p" <<<"$line | " | sed 's/ *$//'; }
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$(field drill)" "$(field 'orders committed')" \
+        "$(field 'distinct orders delivered')" "$(field lost)" "$(field 'duplicates delivered')" \
+        "$(field 'duplicate effects through the inbox')" "$(field 'failed valid requests after retry')" \
+        "$(field 'ordering inversions')" "$(field 'seconds to full drain after the fault ends')" \
+        "$(sed -n 's/^RESULT extra=\([^|]*\) |.*/\1/p' <<<"$line" | tr '_' ' ')$(field verdict | sed 's/^/; /')"
+done < <(grep '^RESULT' "$RESULTS" | sed 's/^RESULT extra=\([^|]*\) | drill=/RESULT extra=\1 | drill=/')
+echo
+((${#FAILED[@]} == 0)) || die "failed drills: ${FAILED[*]}"
+log "all drills passed"
