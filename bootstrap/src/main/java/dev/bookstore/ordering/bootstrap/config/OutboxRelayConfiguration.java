@@ -12,6 +12,7 @@ import dev.bookstore.ordering.application.port.out.MessagePublisher;
 import dev.bookstore.ordering.application.port.out.OutboxStore;
 import dev.bookstore.ordering.application.port.out.RelayMetrics;
 import dev.bookstore.ordering.application.service.OrderingUseCases;
+import dev.bookstore.ordering.bootstrap.observability.OutboxStatsSnapshot;
 import dev.bookstore.ordering.bootstrap.relay.OutboxNotificationListener;
 import dev.bookstore.ordering.bootstrap.relay.OutboxRelayWorkers;
 import dev.bookstore.ordering.bootstrap.relay.RelayWakeUp;
@@ -22,6 +23,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.stream.IntStream;
+import org.springframework.beans.factory.InitializingBean;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
@@ -41,6 +43,21 @@ class OutboxRelayConfiguration {
     @Bean
     RelayWakeUp relayWakeUp() {
         return new RelayWakeUp();
+    }
+
+    /**
+     * While rows are pending, every count of the statistics snapshot (every {@code stats.refresh-interval}) rings
+     * the relays: rows left leased by an instance that died are taken over within one count after their lease
+     * ends, not at the next idle poll (up to {@code poll-interval-when-notified}). An idle outbox (nothing pending)
+     * rings nothing and costs no transaction.
+     */
+    @Bean
+    InitializingBean pendingRowsWakeTheRelays(ObjectProvider<OutboxStatsSnapshot> snapshot, RelayWakeUp wakeUp) {
+        return () -> snapshot.ifAvailable(stats -> stats.onEachCount(counted -> {
+            if (counted.pending() > 0) {
+                wakeUp.ring();
+            }
+        }));
     }
 
     /**

@@ -4,10 +4,13 @@ import dev.bookstore.ordering.application.outbox.OutboxStats;
 import dev.bookstore.ordering.application.port.in.GetOutboxStatsQuery;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -35,6 +38,7 @@ public final class OutboxStatsSnapshot implements GetOutboxStatsQuery, SmartLife
 
     private final GetOutboxStatsQuery source;
     private final Duration interval;
+    private final List<Consumer<OutboxStats>> listeners = new CopyOnWriteArrayList<>();
     private volatile Snapshot current = new Snapshot(null, null, "not counted yet");
     private ScheduledExecutorService scheduler;
 
@@ -43,15 +47,30 @@ public final class OutboxStatsSnapshot implements GetOutboxStatsQuery, SmartLife
         this.interval = Objects.requireNonNull(interval, "interval");
     }
 
+    /** Also hands every successful count to {@code listener}, on the snapshot's thread; it must not block. */
+    public void onEachCount(Consumer<OutboxStats> listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
     /** Counts the outbox now; called every interval, and by tests that do not want to wait for it. */
     public void refresh() {
+        OutboxStats stats;
         try {
-            current = new Snapshot(source.outboxStats(), Instant.now(), null);
+            stats = source.outboxStats();
+            current = new Snapshot(stats, Instant.now(), null);
         } catch (RuntimeException e) {
             if (current.error() == null) {
                 LOG.warn("Cannot count the outbox, keeping the last numbers until it works again: {}", e.toString());
             }
             current = new Snapshot(current.stats(), current.countedAt(), e.getClass().getSimpleName());
+            return;
+        }
+        for (Consumer<OutboxStats> listener : listeners) {
+            try {
+                listener.accept(stats);
+            } catch (RuntimeException e) {
+                LOG.warn("An outbox statistics listener failed: {}", e.toString());
+            }
         }
     }
 

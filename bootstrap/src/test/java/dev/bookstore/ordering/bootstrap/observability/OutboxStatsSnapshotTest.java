@@ -7,6 +7,8 @@ import dev.bookstore.ordering.application.outbox.OutboxStats;
 import dev.bookstore.ordering.application.port.in.GetOutboxStatsQuery;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -112,5 +114,23 @@ class OutboxStatsSnapshotTest {
             snapshot.stop();
         }
         assertThat(snapshot.isRunning()).isFalse();
+    }
+
+    @Test
+    void listenersGetEverySuccessfulCountAndAFailingOneStopsNothing() {
+        List<OutboxStats> counted = new ArrayList<>();
+        snapshot.onEachCount(stats -> {
+            throw new IllegalStateException("a listener that fails");
+        });
+        snapshot.onEachCount(counted::add);
+
+        snapshot.refresh();
+        next.set(new IllegalStateException("database down"));
+        snapshot.refresh();
+        next.set(new OutboxStats(0, 0, 8, Duration.ZERO));
+        snapshot.refresh();
+
+        assertThat(counted).containsExactly(new OutboxStats(3, 1, 7, Duration.ofSeconds(2)),
+                new OutboxStats(0, 0, 8, Duration.ZERO));
     }
 }
