@@ -26,9 +26,9 @@ import java.util.concurrent.CountDownLatch;
  *
  * <ul>
  *   <li>{@code declare HOST PORT QUEUE EXCHANGE}: the exchange (durable topic, as the service declares it) and the
- *       audit queue (non-durable, not auto-deleted) bound with {@code order.#}, purged.</li>
+ *       audit queue (durable, so that it survives a stopped broker) bound with {@code order.#}, purged.</li>
  *   <li>{@code delete HOST PORT QUEUE EXCHANGE}: deletes the queue and the exchange.</li>
- *   <li>{@code consume HOST PORT QUEUE EXCHANGE FILE}: consumes the audit queue (auto-ack) until terminated, and
+ *   <li>{@code consume HOST PORT QUEUE EXCHANGE FILE}: consumes the audit queue (acked after each line is written; the client recovers after a broker restart) until terminated, and
  *       appends one line per delivery to FILE: {@code receivedEpochMillis messageId correlationId type
  *       redelivered}. Lines are flushed as they come, so the drill can count them while it runs.</li>
  *   <li>{@code proxy LISTEN_PORT TARGET_HOST TARGET_PORT CONTROL_PORT}: a TCP proxy to the broker that the drill
@@ -59,7 +59,7 @@ public class DrillRabbit {
                 try (Connection connection = factory.newConnection("ordering-drill-setup");
                      Channel channel = connection.createChannel()) {
                     channel.exchangeDeclare(exchange, "topic", true, false, false, null);
-                    channel.queueDeclare(queue, false, false, false, null);
+                    channel.queueDeclare(queue, true, false, false, null); // durable: survives stop_app / start_app
                     channel.queueBind(queue, exchange, "order.#");
                     channel.queuePurge(queue);
                     Object version = connection.getServerProperties().get("version");
@@ -84,14 +84,18 @@ public class DrillRabbit {
         Connection connection = factory.newConnection("ordering-drill-audit");
         Channel channel = connection.createChannel();
         channel.basicQos(1000);
-        channel.basicConsume(queue, true, new DefaultConsumer(channel) {
+        // Manual acks after the line is written, and the client's automatic recovery (on by default): a broker that
+        // stops and starts (stop-app drill) redelivers what was not acked, and the consumer resumes by itself.
+        channel.basicConsume(queue, false, new DefaultConsumer(channel) {
             @Override
-            public void handleDelivery(String tag, Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
+            public void handleDelivery(String tag, Envelope envelope, AMQP.BasicProperties properties, byte[] body)
+                    throws java.io.IOException {
                 synchronized (out) {
                     out.printf("%d %s %s %s %b%n", System.currentTimeMillis(), properties.getMessageId(),
                             properties.getCorrelationId(), properties.getType(), envelope.isRedeliver());
                     out.flush();
                 }
+                getChannel().basicAck(envelope.getDeliveryTag(), false);
             }
         });
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
