@@ -31,11 +31,6 @@ public record PublishResult(UUID messageId, Outcome outcome, String detail) {
          * PRECONDITION_FAILED for an invalid header): possibly this message's fault, possibly another one's of the
          * same batch. The relay retries a bounded number of times, then finds and charges the one to blame.
          */
-        CHANNEL_CLOSED;
-
-        /** Whether the failure says something about this message, rather than about the broker as a whole. */
-        public boolean blamesMessage() {
-            return this == NACKED || this == RETURNED || this == TIMED_OUT;
-        }
+        CHANNEL_CLOSED
     }
 }
