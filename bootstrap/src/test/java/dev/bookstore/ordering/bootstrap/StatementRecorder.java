@@ -19,7 +19,11 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
  */
 final class StatementRecorder implements BeanPostProcessor {
 
-    static final String LISTENER_THREADS = "ordering-events-";
+    /**
+     * The service's own background threads, whose statements belong to no request or call of the test: the
+     * in-process event listeners, the outbox statistics count (every 2 s) and the scheduled jobs.
+     */
+    static final List<String> BACKGROUND_THREADS = List.of("ordering-events-", "outbox-stats", "scheduling-");
 
     private final List<String> statements = new ArrayList<>();
     private boolean recording;
@@ -50,7 +54,8 @@ final class StatementRecorder implements BeanPostProcessor {
     }
 
     private synchronized void record(String sql) {
-        if (recording && !Thread.currentThread().getName().startsWith(LISTENER_THREADS)) {
+        String thread = Thread.currentThread().getName();
+        if (recording && BACKGROUND_THREADS.stream().noneMatch(thread::startsWith)) {
             statements.add(sql.strip().replaceAll("\\s+", " "));
         }
     }
