@@ -53,16 +53,10 @@ class CustomerOrderSummaryIT {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        registry.add("spring.datasource.url", DATABASE::url);
-        registry.add("spring.datasource.username", DATABASE::username);
-        registry.add("spring.datasource.password", DATABASE::password);
-        registry.add("ordering.outbox.enabled", () -> "false");
-        registry.add("ordering.outbox.retention-interval", () -> "1h");
+        WritePathService.register(registry, DATABASE);
         // The tests resubmit themselves (through the scheduled job's method), with no age limit.
         registry.add("ordering.modulith.resubmit-interval", () -> "1h");
         registry.add("ordering.modulith.resubmit-older-than", () -> "0s");
-        registry.add("spring.rabbitmq.port", () -> "1");
-        registry.add(TestTokens.PUBLIC_KEY_PROPERTY, TestTokens::publicKeyLocation);
     }
 
     @AfterAll

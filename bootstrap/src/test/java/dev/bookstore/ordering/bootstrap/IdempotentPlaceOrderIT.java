@@ -51,16 +51,10 @@ class IdempotentPlaceOrderIT {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        registry.add("spring.datasource.url", DATABASE::url);
-        registry.add("spring.datasource.username", DATABASE::username);
-        registry.add("spring.datasource.password", DATABASE::password);
-        registry.add("ordering.outbox.enabled", () -> "false");
+        WritePathService.register(registry, DATABASE);
         // The tests run the retention themselves; no job may be using the database when it is dropped.
-        registry.add("ordering.outbox.retention-interval", () -> "1h");
         registry.add("ordering.idempotency.retention-interval", () -> "1h");
         registry.add("ordering.idempotency.retention-chunk", () -> String.valueOf(PURGE_CHUNK));
-        registry.add("spring.rabbitmq.port", () -> "1");
-        registry.add(TestTokens.PUBLIC_KEY_PROPERTY, TestTokens::publicKeyLocation);
     }
 
     @AfterAll

@@ -32,13 +32,7 @@ class OrderApiSecurityIT {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        registry.add("spring.datasource.url", DATABASE::url);
-        registry.add("spring.datasource.username", DATABASE::username);
-        registry.add("spring.datasource.password", DATABASE::password);
-        registry.add("ordering.outbox.enabled", () -> "false");
-        registry.add("ordering.outbox.retention-interval", () -> "1h");
-        registry.add("spring.rabbitmq.port", () -> "1");
-        registry.add(TestTokens.PUBLIC_KEY_PROPERTY, TestTokens::publicKeyLocation);
+        WritePathService.register(registry, DATABASE);
     }
 
     @AfterAll

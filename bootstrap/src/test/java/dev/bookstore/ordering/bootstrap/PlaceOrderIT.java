@@ -48,15 +48,9 @@ class PlaceOrderIT {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        registry.add("spring.datasource.url", DATABASE::url);
-        registry.add("spring.datasource.username", DATABASE::username);
-        registry.add("spring.datasource.password", DATABASE::password);
-        registry.add("ordering.outbox.enabled", () -> "false");
+        WritePathService.register(registry, DATABASE);
         // The database is dropped after the class while the context still exists: no job may be using it then.
-        registry.add("ordering.outbox.retention-interval", () -> "1h");
         registry.add("ordering.idempotency.retention-interval", () -> "1h");
-        registry.add("spring.rabbitmq.port", () -> "1");
-        registry.add(TestTokens.PUBLIC_KEY_PROPERTY, TestTokens::publicKeyLocation);
     }
 
     @AfterAll

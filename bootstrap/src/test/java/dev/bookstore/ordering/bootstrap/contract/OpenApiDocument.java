@@ -1,7 +1,7 @@
 package dev.bookstore.ordering.bootstrap.contract;
 
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
-import dev.bookstore.ordering.bootstrap.TestTokens;
+import dev.bookstore.ordering.bootstrap.WritePathService;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -39,16 +39,10 @@ final class OpenApiDocument {
 
     /** The settings of a service that serves the description: a database of its own, no broker, no relay. */
     static void serviceProperties(DynamicPropertyRegistry registry, TestPostgres.Database database) {
-        registry.add("spring.datasource.url", database::url);
-        registry.add("spring.datasource.username", database::username);
-        registry.add("spring.datasource.password", database::password);
-        registry.add("ordering.outbox.enabled", () -> "false");
-        registry.add("ordering.outbox.retention-interval", () -> "1h");
+        WritePathService.register(registry, database);
         registry.add("ordering.idempotency.retention-interval", () -> "1h");
-        registry.add("spring.rabbitmq.port", () -> "1");
         // the database is dropped before the context closes: its last calls give up fast instead of after 30 s
         registry.add("spring.datasource.hikari.connection-timeout", () -> "2000");
-        registry.add(TestTokens.PUBLIC_KEY_PROPERTY, TestTokens::publicKeyLocation);
     }
 
     /** {@code docs/openapi.json} of this repository, found from the module directory the tests run in. */
