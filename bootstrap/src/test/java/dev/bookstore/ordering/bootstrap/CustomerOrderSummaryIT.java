@@ -3,6 +3,7 @@ package dev.bookstore.ordering.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.bookstore.ordering.adapters.persistence.modulith.NativeStatusEventPublications;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import dev.bookstore.ordering.application.port.in.GetCustomerOrderSummaryQuery;
 import dev.bookstore.ordering.application.port.in.OrderDetails;
@@ -28,12 +29,15 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.modulith.events.core.EventPublicationRepository;
 import org.springframework.modulith.test.EnableScenarios;
 import org.springframework.modulith.test.Scenario;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -78,6 +82,12 @@ class CustomerOrderSummaryIT {
 
     @Autowired
     IncompletePublicationsResubmission resubmission;
+
+    @Autowired
+    EventPublicationRepository publications;
+
+    @Autowired
+    PlatformTransactionManager transactions;
 
     HttpJson http;
     UUID customer;
@@ -197,6 +207,35 @@ class CustomerOrderSummaryIT {
                 String.class)).containsExactly(CustomerOrderSummaryListener.ORDER_PLACED_ID);
         resubmission.resubmit();
         await().atMost(WAIT).until(() -> incompletePublications() == 0);
+    }
+
+    @Test
+    void theRegistrysStateChangesAreTheNativeStatementsOnTheSameRows() {
+        assertThat(publications).isInstanceOf(NativeStatusEventPublications.class);
+        UUID id = UUID.randomUUID();
+        UUID other = UUID.randomUUID();
+        for (UUID publication : List.of(id, other)) {
+            jdbc.update("INSERT INTO event_publication (id, listener_id, event_type, serialized_event, "
+                    + "publication_date, status, completion_attempts) VALUES (?, 'test.listener', 'test.Event', "
+                    + "'{}', now(), 'PUBLISHED', 0)", publication);
+        }
+        TransactionTemplate inTransaction = new TransactionTemplate(transactions);
+
+        inTransaction.executeWithoutResult(status -> publications.markProcessing(id));
+        assertThat(statusOf(id)).isEqualTo("PROCESSING");
+        inTransaction.executeWithoutResult(status -> publications.markFailed(id));
+        assertThat(statusOf(id)).isEqualTo("FAILED");
+        inTransaction.executeWithoutResult(status -> publications.markCompleted(id, Instant.now()));
+
+        // completion-mode delete: the row is gone; the other publication was not touched
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM event_publication WHERE id = ?", Long.class, id))
+                .isZero();
+        assertThat(statusOf(other)).isEqualTo("PUBLISHED");
+        jdbc.update("DELETE FROM event_publication WHERE id = ?", other);
+    }
+
+    private String statusOf(UUID publication) {
+        return jdbc.queryForObject("SELECT status FROM event_publication WHERE id = ?", String.class, publication);
     }
 
     /**

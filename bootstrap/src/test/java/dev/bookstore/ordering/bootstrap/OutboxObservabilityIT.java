@@ -34,9 +34,13 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
  */
 class OutboxObservabilityIT {
 
-    /** Small thresholds and a fast snapshot, so the test sees every state within seconds. */
+    /**
+     * Small thresholds and a fast snapshot, so the test sees every state within seconds. A quiet outbox is counted
+     * every second: the first pending row after a quiet spell shows within that second (10 s by default).
+     */
     private static final Map<String, String> FAST = Map.of(
             "ordering.outbox.stats.refresh-interval", "200ms",
+            "ordering.outbox.stats.idle-refresh-interval", "1s",
             "ordering.outbox.health.degraded-after", "1s",
             "ordering.outbox.health.down-after", "3s");
 

@@ -17,7 +17,8 @@ class ObservabilityConfiguration {
     /** Also the {@code GetOutboxStatsQuery} of {@code GET /outbox/stats}: the same numbers as the gauges. */
     @Bean
     OutboxStatsSnapshot outboxStatsSnapshot(OutboxStore outbox, OutboxMonitoringProperties properties) {
-        return new OutboxStatsSnapshot(OrderingUseCases.outboxStats(outbox), properties.stats().refreshInterval());
+        return new OutboxStatsSnapshot(OrderingUseCases.outboxStats(outbox), properties.stats().refreshInterval(),
+                properties.stats().idleRefreshInterval());
     }
 
     @Bean

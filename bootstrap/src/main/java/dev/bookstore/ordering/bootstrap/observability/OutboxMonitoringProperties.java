@@ -22,13 +22,24 @@ public record OutboxMonitoringProperties(@Valid @DefaultValue Stats stats, @Vali
     /**
      * @param refreshInterval how often this instance counts the outbox (one indexed query); every reader gets the
      *                        latest count, so scrapes, probes and page refreshes add no query of their own
+     * @param idleRefreshInterval how often it counts while the outbox is quiet (nothing pending, nothing published
+     *                            since the count before); the first count that sees activity goes back to
+     *                            refresh-interval
      */
-    public record Stats(@DefaultValue("2s") @NotNull Duration refreshInterval) {
+    public record Stats(@DefaultValue("2s") @NotNull Duration refreshInterval,
+                        @DefaultValue("10s") @NotNull Duration idleRefreshInterval) {
 
         @AssertTrue(message = "refresh-interval must be between 100ms and 5m")
         boolean isRefreshIntervalSane() {
             return refreshInterval == null || (refreshInterval.compareTo(Duration.ofMillis(100)) >= 0
                     && refreshInterval.compareTo(Duration.ofMinutes(5)) <= 0);
+        }
+
+        @AssertTrue(message = "idle-refresh-interval must be at least refresh-interval and at most 5m")
+        boolean isIdleRefreshIntervalSane() {
+            return refreshInterval == null || idleRefreshInterval == null
+                    || (idleRefreshInterval.compareTo(refreshInterval) >= 0
+                    && idleRefreshInterval.compareTo(Duration.ofMinutes(5)) <= 0);
         }
     }
 

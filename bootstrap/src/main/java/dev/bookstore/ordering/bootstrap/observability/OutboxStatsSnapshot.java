@@ -20,6 +20,11 @@ import org.springframework.context.SmartLifecycle;
  * and kept: the gauges, the {@code outbox} health component, {@code GET /outbox/stats} and the live page read this
  * snapshot, so however often they are scraped, probed or refreshed, the database sees one query per interval.
  *
+ * <p>While the outbox is quiet (the last count found nothing pending and the same published total as the one
+ * before) the next count waits {@code idle-refresh-interval} instead: an idle instance then costs the database a few
+ * transactions a minute, not one every two seconds (plus the pool's connection check before each). The first count
+ * that finds a pending row or a new published total brings the short interval back.
+ *
  * <p>Its own thread, not the shared scheduler: a long retention run must not freeze the age that the health and
  * the alerts watch. When a refresh fails (the database is down), the last good numbers stay, with the failure
  * beside them ({@link Snapshot#error()}), and the next interval tries again.
@@ -38,13 +43,22 @@ public final class OutboxStatsSnapshot implements GetOutboxStatsQuery, SmartLife
 
     private final GetOutboxStatsQuery source;
     private final Duration interval;
+    private final Duration idleInterval;
     private final List<Consumer<OutboxStats>> listeners = new CopyOnWriteArrayList<>();
     private volatile Snapshot current = new Snapshot(null, null, "not counted yet");
+    private volatile boolean quiet;
     private ScheduledExecutorService scheduler;
 
+    /** Counts every {@code interval}, whether or not the outbox is quiet. */
     public OutboxStatsSnapshot(GetOutboxStatsQuery source, Duration interval) {
+        this(source, interval, interval);
+    }
+
+    /** Counts every {@code interval}, and every {@code idleInterval} while the outbox is quiet. */
+    public OutboxStatsSnapshot(GetOutboxStatsQuery source, Duration interval, Duration idleInterval) {
         this.source = Objects.requireNonNull(source, "source");
         this.interval = Objects.requireNonNull(interval, "interval");
+        this.idleInterval = Objects.requireNonNull(idleInterval, "idleInterval");
     }
 
     /** Also hands every successful count to {@code listener}, on the snapshot's thread; it must not block. */
@@ -57,12 +71,15 @@ public final class OutboxStatsSnapshot implements GetOutboxStatsQuery, SmartLife
         OutboxStats stats;
         try {
             stats = source.outboxStats();
+            OutboxStats previous = current.stats();
+            quiet = previous != null && stats.pending() == 0 && stats.published() == previous.published();
             current = new Snapshot(stats, Instant.now(), null);
         } catch (RuntimeException e) {
             if (current.error() == null) {
                 LOG.warn("Cannot count the outbox, keeping the last numbers until it works again: {}", e.toString());
             }
             current = new Snapshot(current.stats(), current.countedAt(), e.getClass().getSimpleName());
+            quiet = false;
             return;
         }
         for (Consumer<OutboxStats> listener : listeners) {
@@ -76,6 +93,11 @@ public final class OutboxStatsSnapshot implements GetOutboxStatsQuery, SmartLife
 
     public Snapshot current() {
         return current;
+    }
+
+    /** How long after the last count the next one comes: the idle interval while the outbox is quiet. */
+    Duration nextDelay() {
+        return quiet ? idleInterval : interval;
     }
 
     /** The last numbers counted; before the first count succeeded, an {@link IllegalStateException}. */
@@ -105,8 +127,14 @@ public final class OutboxStatsSnapshot implements GetOutboxStatsQuery, SmartLife
             thread.setDaemon(true);
             return thread;
         });
-        scheduler.scheduleWithFixedDelay(this::refresh, interval.toMillis(), interval.toMillis(),
-                TimeUnit.MILLISECONDS);
+        scheduleNext(scheduler);
+    }
+
+    private void scheduleNext(ScheduledExecutorService on) {
+        on.schedule(() -> {
+            refresh();
+            scheduleNext(on);
+        }, nextDelay().toMillis(), TimeUnit.MILLISECONDS);
     }
 
     @Override

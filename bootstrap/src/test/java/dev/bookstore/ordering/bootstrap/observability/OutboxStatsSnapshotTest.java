@@ -133,4 +133,33 @@ class OutboxStatsSnapshotTest {
         assertThat(counted).containsExactly(new OutboxStats(3, 1, 7, Duration.ofSeconds(2)),
                 new OutboxStats(0, 0, 8, Duration.ZERO));
     }
+
+    @Test
+    void aQuietOutboxIsCountedAtTheIdleIntervalAndActivityBringsTheShortOneBack() {
+        OutboxStatsSnapshot adaptive = new OutboxStatsSnapshot(database, Duration.ofSeconds(2), Duration.ofSeconds(10));
+        next.set(new OutboxStats(0, 1, 7, Duration.ZERO));
+
+        adaptive.refresh();
+        assertThat(adaptive.nextDelay()).as("one count says nothing about movement").isEqualTo(Duration.ofSeconds(2));
+        adaptive.refresh();
+        assertThat(adaptive.nextDelay()).as("nothing pending, nothing published since").isEqualTo(Duration.ofSeconds(10));
+
+        next.set(new OutboxStats(0, 1, 9, Duration.ZERO));
+        adaptive.refresh();
+        assertThat(adaptive.nextDelay()).as("published since the count before").isEqualTo(Duration.ofSeconds(2));
+
+        adaptive.refresh();
+        assertThat(adaptive.nextDelay()).isEqualTo(Duration.ofSeconds(10));
+        next.set(new OutboxStats(1, 1, 9, Duration.ofMillis(5)));
+        adaptive.refresh();
+        assertThat(adaptive.nextDelay()).as("a pending row").isEqualTo(Duration.ofSeconds(2));
+
+        next.set(new OutboxStats(0, 1, 9, Duration.ZERO));
+        adaptive.refresh();
+        adaptive.refresh();
+        assertThat(adaptive.nextDelay()).isEqualTo(Duration.ofSeconds(10));
+        next.set(new IllegalStateException("database down"));
+        adaptive.refresh();
+        assertThat(adaptive.nextDelay()).as("a failed count is retried soon").isEqualTo(Duration.ofSeconds(2));
+    }
 }

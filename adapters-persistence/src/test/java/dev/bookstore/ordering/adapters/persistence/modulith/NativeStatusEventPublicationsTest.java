@@ -1,0 +1,40 @@
+package dev.bookstore.ordering.adapters.persistence.modulith;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.statement.delete.Delete;
+import net.sf.jsqlparser.statement.update.Update;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The registry's state changes are single-table statements both databases speak (SQL Server's V1 has the same
+ * table and column names): no vendor syntax, one row by its primary key. Run against PostgreSQL by
+ * {@code CustomerOrderSummaryIT}; SQL Server by the SQL Server ITs where Docker runs.
+ */
+class NativeStatusEventPublicationsTest {
+
+    @Test
+    void theStatusUpdateChangesOneRowByIdAndOnlyWhenTheStatusDiffers() throws Exception {
+        Update update = (Update) CCJSqlParserUtil.parse(NativeStatusEventPublications.UPDATE_STATUS);
+
+        assertThat(update.getTable().getName()).isEqualTo("event_publication");
+        assertThat(update.getUpdateSets()).hasSize(1);
+        assertThat(update.getUpdateSets().get(0).getColumns().get(0).getColumnName()).isEqualTo("status");
+        assertThat(update.getWhere().toString()).isEqualTo("id = ?2 AND status <> ?1");
+        assertPortable(NativeStatusEventPublications.UPDATE_STATUS);
+    }
+
+    @Test
+    void completionDeletesOneRowById() throws Exception {
+        Delete delete = (Delete) CCJSqlParserUtil.parse(NativeStatusEventPublications.DELETE_BY_ID);
+
+        assertThat(delete.getTable().getName()).isEqualTo("event_publication");
+        assertThat(delete.getWhere().toString()).isEqualTo("id = ?1");
+        assertPortable(NativeStatusEventPublications.DELETE_BY_ID);
+    }
+
+    private static void assertPortable(String sql) {
+        assertThat(sql).doesNotContainPattern("(?i)\\bLIMIT\\b|\\bTOP\\b|::|now\\(|RETURNING|OUTPUT|\\bILIKE\\b");
+    }
+}
