@@ -31,7 +31,9 @@ import java.util.Set;
  *   <li><b>inversions</b>: orders whose {@code order-cancelled} arrived before their {@code order-placed}; must
  *       be 0 with {@code --ordered}.</li>
  *   <li><b>drain</b> ({@code --fault-end}, epoch millis): time from the end of the fault until the last message
- *       committed (outbox {@code created_at}) before it was delivered; target ≤ 3 s.</li>
+ *       committed (outbox {@code created_at}) before it was delivered; target ≤ 3 s. Beside it, reported only:
+ *       when the relay had them all published ({@code published_at}), and how many rows were charged an
+ *       attempt.</li>
  *   <li>{@code --poison ID}: that outbox row must end PARKED, and no other row may have been charged an attempt.</li>
  * </ul>
  *
@@ -229,6 +231,18 @@ public class DrillAudit {
                 figures.put("messages committed before the fault ended", Long.toString(before));
                 figures.put("seconds to full drain after the fault ends",
                         String.format(Locale.ROOT, "%.2f", (last - faultEnd) / 1000.0));
+                // the relay's side of the same drain: when the broker confirmed the last of those messages
+                // (published_at, the database's clock), whatever the audit consumer's own reconnect took
+                try (ResultSet rs = st.executeQuery("SELECT (extract(epoch FROM max(published_at)) * 1000)::bigint"
+                        + " FROM outbox_message WHERE routing_key LIKE 'order.%'"
+                        + " AND created_at <= to_timestamp(" + faultEnd + " / 1000.0)")) {
+                    long published = rs.next() ? rs.getLong(1) : 0;
+                    figures.put("seconds to all of them recorded published (relay side)", published <= 0 ? "n/a"
+                            : String.format(Locale.ROOT, "%.2f", Math.max(0, published - faultEnd) / 1000.0));
+                }
+                try (ResultSet rs = st.executeQuery("SELECT count(*) FROM outbox_message WHERE attempts > 0")) {
+                    figures.put("rows charged an attempt", rs.next() ? Long.toString(rs.getLong(1)) : "n/a");
+                }
             } else {
                 figures.put("seconds to full drain after the fault ends", "n/a");
             }

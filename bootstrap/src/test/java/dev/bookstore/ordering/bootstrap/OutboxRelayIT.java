@@ -173,6 +173,36 @@ class OutboxRelayIT {
     }
 
     @Test
+    void whileTheBrokerIsDownTheRelayProbesItHoldsNoRowAndPublishesWithinTheProbeIntervalOfItsReturn() {
+        try (TcpProxy proxy = new TcpProxy(broker.host(), broker.port()).start()) {
+            // A poll interval of an hour: only the broker probe can explain a prompt publication after the outage.
+            ServiceInstance instance = start(proxy.port(), Map.of(
+                    "ordering.outbox.poll-interval", "1h",
+                    "ordering.outbox.broker-probe-interval", "100ms"));
+            proxy.cut();
+
+            for (int i = 0; i < 5; i++) {
+                placeOrder(instance);
+            }
+            // After the round that found the broker away, nothing is claimed (no lease to wait out, no attempt).
+            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() ->
+                    outboxIds("claimed_by IS NOT NULL OR attempts > 0 OR next_attempt_at > now()").isEmpty()
+                            && drainQueue() == 0);
+
+            Instant restored = Instant.now();
+            proxy.restore();
+
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20)).until(() -> drainQueue() == 5);
+            Duration lastArrivedAfter = Duration.between(restored, Instant.now());
+            System.out.printf("broker probe: last of 5 messages arrived %d ms after the proxy was restored%n",
+                    lastArrivedAfter.toMillis());
+            assertThat(lastArrivedAfter).isLessThan(Duration.ofSeconds(3));
+            assertThat(Set.copyOf(receivedIds)).isEqualTo(outboxIds("true"));
+            assertThat(jdbc.queryForObject("SELECT max(attempts) FROM outbox_message", Integer.class)).isZero();
+        }
+    }
+
+    @Test
     void aPoisonMessageIsRetriedWithBackoffThenParkedWhileTheMessagesBehindItGoOut() {
         ServiceInstance instance = start(broker.port(), Map.of(
                 "ordering.outbox.max-attempts", "3",

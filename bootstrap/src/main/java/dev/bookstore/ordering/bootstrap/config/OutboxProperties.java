@@ -20,10 +20,11 @@ import org.springframework.validation.annotation.Validated;
  * @param exchange the topic exchange messages are published to
  * @param batchSize messages claimed and put in flight together
  * @param workers relay threads in this instance, each with its own lease owner and channel
- * @param pollInterval how often an idle relay looks for due messages it was not woken for, and how long it waits
- *                     between tries while the broker is unavailable
+ * @param pollInterval how often an idle relay looks for due messages it was not woken for
  * @param pollIntervalWhenNotified the idle poll while PostgreSQL NOTIFY wakes the relays of all instances:
  *                     then the poll is only the safety net (for retries that became due and expired leases)
+ * @param brokerProbeInterval while the broker is unavailable, how often a relay tries to connect to it again (one
+ *                     connection attempt, nothing claimed): the longest the relay takes to notice the broker is back
  * @param notifyMinInterval the shortest time between two NOTIFYs of one instance; the commits in between
  *                     are announced together
  * @param lease how long claimed messages stay reserved for the relay that claimed them
@@ -52,6 +53,7 @@ public record OutboxProperties(
         @DefaultValue("1") @Min(1) @Max(32) int workers,
         @DefaultValue("1s") @NotNull Duration pollInterval,
         @DefaultValue("10s") @NotNull Duration pollIntervalWhenNotified,
+        @DefaultValue("200ms") @NotNull Duration brokerProbeInterval,
         @DefaultValue("5ms") @NotNull Duration notifyMinInterval,
         @DefaultValue("60s") @NotNull Duration lease,
         @DefaultValue("10s") @NotNull Duration confirmTimeout,
@@ -74,6 +76,12 @@ public record OutboxProperties(
     boolean isPollIntervalWhenNotifiedSane() {
         return pollIntervalWhenNotified == null
                 || between(pollIntervalWhenNotified, Duration.ofMillis(10), Duration.ofHours(1));
+    }
+
+    @AssertTrue(message = "broker-probe-interval must be between 10ms and 1m")
+    boolean isBrokerProbeIntervalSane() {
+        return brokerProbeInterval == null
+                || between(brokerProbeInterval, Duration.ofMillis(10), Duration.ofMinutes(1));
     }
 
     @AssertTrue(message = "notify-min-interval must be between 0 and 1s")

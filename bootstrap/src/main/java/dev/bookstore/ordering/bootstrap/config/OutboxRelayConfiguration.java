@@ -104,7 +104,8 @@ class OutboxRelayConfiguration {
                         settings(properties, instance + "/" + worker), clock, relayMetrics, brokerBackpressure))
                 .toList();
         return new OutboxRelayWorkers(relays, wakeUp, properties.pollInterval(),
-                properties.pollIntervalWhenNotified(), properties.confirmTimeout().plus(STOP_MARGIN));
+                properties.pollIntervalWhenNotified(), properties.brokerProbeInterval(),
+                properties.confirmTimeout().plus(STOP_MARGIN));
     }
 
     /** Other instances' commits wake this relay through PostgreSQL's LISTEN/NOTIFY. */

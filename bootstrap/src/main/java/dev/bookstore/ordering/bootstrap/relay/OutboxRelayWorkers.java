@@ -16,8 +16,10 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * The threads that drive the relay use case: drain while there is work, then wait for the doorbell or the
- * poll interval. While the broker is away a worker waits the full poll interval between tries, however often
- * the doorbell rings, so an outage costs one cheap attempt per interval rather than one per order. While other
+ * poll interval. While the broker is away ({@link RelayOutboxUseCase#brokerUnavailable()}) a worker tries again
+ * every {@code brokerProbeInterval}, however often the doorbell rings; such a round claims nothing and only asks
+ * whether the broker can be reached (one connection attempt), so an outage costs one cheap probe per interval
+ * rather than one attempt per order, and the broker's return is noticed within that interval. While other
  * instances' commits ring the doorbell too (PostgreSQL {@code NOTIFY}), an idle worker polls only at the longer
  * {@code pollIntervalWhenNotified}, as a safety net; after a round that scheduled retries it looks again after
  * the ordinary poll interval, so an early retry is not held back by the long one.
@@ -39,6 +41,7 @@ public final class OutboxRelayWorkers implements SmartLifecycle {
     private final RelayWakeUp wakeUp;
     private final Duration pollInterval;
     private final Duration pollIntervalWhenNotified;
+    private final Duration brokerProbeInterval;
     private final Duration stopTimeout;
     private final List<Thread> threads = new ArrayList<>();
     /** Counted down when the workers are told to stop: cuts every wait of theirs short. */
@@ -48,15 +51,18 @@ public final class OutboxRelayWorkers implements SmartLifecycle {
     private volatile boolean running;
 
     /**
+     * @param brokerProbeInterval the pause between two rounds while the broker is unavailable
      * @param stopTimeout how long a stop waits for the batches in flight: the confirm timeout and a margin for
      *                    recording their outcomes
      */
     public OutboxRelayWorkers(List<RelayOutboxUseCase> relays, RelayWakeUp wakeUp, Duration pollInterval,
-                              Duration pollIntervalWhenNotified, Duration stopTimeout) {
+                              Duration pollIntervalWhenNotified, Duration brokerProbeInterval,
+                              Duration stopTimeout) {
         this.relays = List.copyOf(relays);
         this.wakeUp = wakeUp;
         this.pollInterval = pollInterval;
         this.pollIntervalWhenNotified = pollIntervalWhenNotified;
+        this.brokerProbeInterval = brokerProbeInterval;
         this.stopTimeout = stopTimeout;
     }
 
@@ -92,8 +98,10 @@ public final class OutboxRelayWorkers implements SmartLifecycle {
                 if (!running) {
                     return; // the batch in flight is settled; a ring before this check was seen, one after wakes
                 }
-                if (round.released() > 0) {
-                    pause(pollInterval);
+                if (relay.brokerUnavailable()) {
+                    pause(brokerProbeInterval); // the next round probes the broker, claiming nothing
+                } else if (round.released() > 0) {
+                    pause(pollInterval); // the broker closed the channel over something it refused
                 } else {
                     seen = wakeUp.await(seen, idleWait(round));
                 }

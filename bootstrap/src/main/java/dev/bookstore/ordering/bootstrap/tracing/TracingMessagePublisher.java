@@ -30,6 +30,12 @@ public final class TracingMessagePublisher implements MessagePublisher {
         this.propagator = propagator;
     }
 
+    /** No span: a probe publishes nothing. */
+    @Override
+    public boolean brokerReachable() {
+        return delegate.brokerReachable();
+    }
+
     @Override
     public List<PublishResult> publish(List<OutboxMessage> batch, Duration confirmTimeout) {
         return publish(batch, confirmTimeout, () -> false);

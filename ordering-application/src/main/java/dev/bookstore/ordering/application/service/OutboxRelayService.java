@@ -31,7 +31,9 @@ import java.util.UUID;
  * confirms other messages blames the message: it counts as an attempt, is retried with backoff and, after
  * {@code maxAttempts}, parked, so it never blocks the messages behind it. A broker that cannot be reached
  * blames nobody: the batch is released untried, attempts are not counted (an outage must not park healthy
- * messages), and one warning is logged per outage rather than one per poll.
+ * messages), and one warning is logged per outage rather than one per poll. Until the broker is seen again, a
+ * round claims nothing: it only asks the publisher whether the broker is reachable
+ * ({@link MessagePublisher#brokerReachable()}), and claims as usual once it is.
  *
  * <p>A channel the broker closed because it refused something sent on it ({@link Outcome#CHANNEL_CLOSED}, e.g. an
  * invalid header) may be any message's fault: the batch is released untried, for up to
@@ -110,7 +112,7 @@ final class OutboxRelayService implements RelayOutboxUseCase {
 
     @Override
     public RelayRound relayBatch() {
-        if (stopping || brokerBlocked()) {
+        if (stopping || brokerBlocked() || stillUnreachable()) {
             return RelayRound.NOTHING;
         }
         leaseEnds = clock.instant().plus(settings.lease());
@@ -124,6 +126,15 @@ final class OutboxRelayService implements RelayOutboxUseCase {
         List<PublishResult> results = oneByOne ? publishOneByOne(batch)
                 : publisher.publish(batch, settings.confirmTimeout(), () -> stopping);
         return record(batch, results, sent, oneByOne);
+    }
+
+    /**
+     * During an outage a round first asks the publisher whether the broker is reachable again (a connection
+     * attempt, no claim): claiming a batch only to release it again would cost two writes per round and hold
+     * rows that another instance, already reconnected, could publish.
+     */
+    private boolean stillUnreachable() {
+        return outageSince != null && !publisher.brokerReachable();
     }
 
     /** Whether the broker pushes back now; logs when that starts and ends. */
@@ -335,8 +346,9 @@ final class OutboxRelayService implements RelayOutboxUseCase {
         }
     }
 
-    /** Whether the last round found the broker unavailable. */
-    boolean brokerUnavailable() {
+    /** Whether the last round found the broker unavailable (and no later one found it back). */
+    @Override
+    public boolean brokerUnavailable() {
         return outageSince != null;
     }
 }

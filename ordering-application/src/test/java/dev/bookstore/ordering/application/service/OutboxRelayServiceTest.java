@@ -243,8 +243,8 @@ class OutboxRelayServiceTest {
             // with one allowed attempt, a single counted attempt would park a message
             RelayOutboxUseCase relay = relay(10, 1);
 
+            assertThat(relay.relayBatch()).isEqualTo(new RelayRound(3, 0, 0, 0, 3));
             for (int round = 0; round < 5; round++) {
-                assertThat(relay.relayBatch()).isEqualTo(new RelayRound(3, 0, 0, 0, 3));
                 assertThat(outbox.rows()).allSatisfy(row -> {
                     assertThat(row.status()).isEqualTo(Status.PENDING);
                     assertThat(row.attempts()).isZero();
@@ -252,12 +252,66 @@ class OutboxRelayServiceTest {
                     assertThat(row.claimedBy()).isNull();
                 });
                 clock.advance(Duration.ofSeconds(1));
+                // while the broker stays away a round only probes it: nothing claimed, nothing to release
+                assertThat(relay.relayBatch()).isEqualTo(RelayRound.NOTHING);
             }
 
             broker.brokerUp();
             assertThat(relay.relayBatch()).isEqualTo(new RelayRound(3, 3, 0, 0, 0));
             assertThat(broker.deliveredIds()).containsExactlyElementsOf(
                     messages.stream().map(OutboxMessage::id).toList());
+        }
+
+        @Test
+        void whileTheBrokerIsAwayARoundProbesItAndClaimsNothing() {
+            append("order-a");
+            append("order-b");
+            broker.brokerDown();
+            RelayOutboxUseCase relay = relay(10, 3);
+
+            assertThat(relay.relayBatch().released()).isEqualTo(2);
+            assertThat(relay.brokerUnavailable()).isTrue();
+            int batchesBefore = broker.batchIds().size();
+
+            assertThat(relay.relayBatch()).isEqualTo(RelayRound.NOTHING);
+            assertThat(relay.drain()).isEqualTo(RelayRound.NOTHING);
+
+            assertThat(broker.probes()).isEqualTo(2);
+            assertThat(broker.batchIds()).hasSize(batchesBefore); // no publish attempted
+            assertThat(outbox.rows()).allSatisfy(row -> {
+                assertThat(row.claimedBy()).isNull(); // free for a relay that reaches the broker
+                assertThat(row.attempts()).isZero();
+                assertThat(row.nextAttemptAt()).isNull();
+            });
+            assertThat(relay.brokerUnavailable()).isTrue();
+        }
+
+        @Test
+        void theFirstProbeThatReachesTheBrokerClaimsAndPublishesInTheSameRound() {
+            List<OutboxMessage> messages = List.of(append("order-a"), append("order-b"));
+            broker.brokerDown();
+            RelayOutboxUseCase relay = relay(10, 3);
+            relay.relayBatch();
+            relay.relayBatch();
+
+            broker.brokerUp();
+
+            assertThat(relay.relayBatch()).isEqualTo(new RelayRound(2, 2, 0, 0, 0));
+            assertThat(relay.brokerUnavailable()).isFalse();
+            assertThat(broker.deliveredIds()).containsExactlyElementsOf(
+                    messages.stream().map(OutboxMessage::id).toList());
+        }
+
+        @Test
+        void aRelayThatSawNoOutageDoesNotProbe() {
+            append("order-a");
+            RelayOutboxUseCase relay = relay(10, 3);
+
+            relay.relayBatch();
+            relay.relayBatch();
+
+            assertThat(broker.probes()).isZero();
+            assertThat(relay.brokerUnavailable()).isFalse();
         }
 
         @Test

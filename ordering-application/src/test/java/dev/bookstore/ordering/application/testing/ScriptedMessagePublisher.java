@@ -45,6 +45,7 @@ public final class ScriptedMessagePublisher implements MessagePublisher {
     private final Deque<Consumer<List<OutboxMessage>>> beforeNextPublish = new ArrayDeque<>();
     private int unavailableCalls;
     private boolean down;
+    private int probes;
 
     private record Answer(Outcome outcome, String detail) {
     }
@@ -104,6 +105,21 @@ public final class ScriptedMessagePublisher implements MessagePublisher {
     public synchronized ScriptedMessagePublisher beforeNextPublish(Consumer<List<OutboxMessage>> action) {
         beforeNextPublish.add(Objects.requireNonNull(action, "action"));
         return this;
+    }
+
+    /**
+     * Unreachable while down or while calls counted by {@link #brokerUnavailableForNextCalls(int)} remain (a probe
+     * uses none of them up).
+     */
+    @Override
+    public synchronized boolean brokerReachable() {
+        probes++;
+        return !down && unavailableCalls == 0;
+    }
+
+    /** How often {@link #brokerReachable()} was asked. */
+    public synchronized int probes() {
+        return probes;
     }
 
     @Override

@@ -18,6 +18,7 @@ import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.amqp.AmqpException;
+import org.springframework.amqp.rabbit.connection.Connection;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
 
@@ -80,6 +81,8 @@ public final class RabbitMessagePublisher implements MessagePublisher {
 
     private final RabbitTemplate template;
     private final ExchangeCheck exchanges;
+    /** The factory publishing uses: the separate publisher connection factory when there is one. */
+    private final ConnectionFactory publishing;
 
     /**
      * @param connectionFactory a factory with {@code SIMPLE} publisher confirms and <em>without</em> publisher
@@ -100,6 +103,27 @@ public final class RabbitMessagePublisher implements MessagePublisher {
         template = new RabbitTemplate(connectionFactory);
         template.setUsePublisherConnection(true);
         exchanges = new ExchangeCheck(template);
+        publishing = connectionFactory.getPublisherConnectionFactory() != null
+                ? connectionFactory.getPublisherConnectionFactory() : connectionFactory;
+    }
+
+    /**
+     * Asks the publishing connection factory for its connection: the open one (no I/O), or a new one, which a
+     * {@code CachingConnectionFactory} then keeps for the next batch, so a successful probe is also the reconnect.
+     * Closing what it returns gives it back to the cache (a no-op for the shared connection of the
+     * {@code CHANNEL} cache mode). No channel is opened and nothing is published.
+     */
+    @Override
+    public boolean brokerReachable() {
+        try (Connection connection = publishing.createConnection()) {
+            return connection.isOpen();
+        } catch (AmqpException e) {
+            LOG.debug("The broker is not reachable: {}", AmqpFailures.describe(e));
+            return false;
+        } catch (RuntimeException e) {
+            LOG.warn("Probing the broker failed unexpectedly", e);
+            return false;
+        }
     }
 
     private static void requirePlainConfirmChannels(ConnectionFactory connectionFactory) {

@@ -339,6 +339,31 @@ class RabbitMessagePublisherIT {
     }
 
     @Test
+    void theProbeAnswersWhetherTheBrokerCanBeReachedAndAProbeThatReachesItLeavesTheConnectionOpenForTheNextBatch() {
+        TcpProxy proxy = new TcpProxy(broker.host(), broker.port()).start();
+        cleanup.add(proxy);
+        CachingConnectionFactory throughProxy = broker.connectionFactory("127.0.0.1", proxy.port());
+        RabbitMessagePublisher publisher = publisher(throughProxy);
+        assertThat(publisher.brokerReachable()).isTrue();
+
+        proxy.cut();
+        long started = System.nanoTime();
+        boolean whileDown = publisher.brokerReachable();
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+        assertThat(whileDown).isFalse();
+        assertThat(took).isLessThan(Duration.ofSeconds(2)); // a refused connection, not a timeout
+
+        proxy.restore();
+        assertThat(publisher.brokerReachable()).isTrue();
+        assertThat(proxy.liveConnections()).as("the probe's connection stays open in the factory's cache")
+                .isEqualTo(1);
+        assertThat(publisher.publish(orderPlaced(exchange, 3), CONFIRM_TIMEOUT))
+                .extracting(PublishResult::outcome).containsOnly(Outcome.CONFIRMED);
+        assertThat(proxy.liveConnections()).as("the batch used the connection the probe opened").isEqualTo(1);
+    }
+
+    @Test
     void confirmsThatDoNotArriveByTheDeadlineTimeOutAndLateOnesDoNotDisturbTheNextBatch() {
         TcpProxy proxy = new TcpProxy(broker.host(), broker.port()).start();
         cleanup.add(proxy);

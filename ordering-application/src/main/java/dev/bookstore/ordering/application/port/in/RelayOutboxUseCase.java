@@ -24,4 +24,13 @@ public interface RelayOutboxUseCase {
 
     /** Claims again after {@link #stopClaiming()} (a restarted worker). */
     void resumeClaiming();
+
+    /**
+     * Whether the last round found the broker unavailable and it has not been seen back since. While it is, the
+     * worker calls {@link #relayBatch()} again after a short probe interval rather than its poll: a round then
+     * only checks whether the broker is reachable again, claiming nothing until it is.
+     */
+    default boolean brokerUnavailable() {
+        return false;
+    }
 }

@@ -25,4 +25,16 @@ public interface MessagePublisher {
                                         BooleanSupplier stopSending) {
         return publish(batch, confirmTimeout);
     }
+
+    /**
+     * Whether the broker can be talked to now: a connection is open, or one could be opened just now (a publisher
+     * that pools its connection opens it here and keeps it). Cheap while connected; while the broker is away it
+     * costs one connection attempt, bounded by the client's connection timeout, and never throws. The relay asks
+     * this, instead of claiming rows, while the broker is unavailable, so it notices the broker's return within
+     * its probe interval and claims nothing that would only be released again. A publisher that cannot tell
+     * answers true.
+     */
+    default boolean brokerReachable() {
+        return true;
+    }
 }

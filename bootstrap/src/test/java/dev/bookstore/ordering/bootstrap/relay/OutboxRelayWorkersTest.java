@@ -1,0 +1,105 @@
+package dev.bookstore.ordering.bootstrap.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.bookstore.ordering.application.outbox.RelayRound;
+import dev.bookstore.ordering.application.port.in.RelayOutboxUseCase;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The pace of the workers: probe interval while the broker is away, poll interval otherwise. */
+class OutboxRelayWorkersTest {
+
+    private static final Duration HOUR = Duration.ofHours(1);
+
+    /** A relay whose broker is away until {@link #brokerBack}; counts its rounds. */
+    private static final class Relay implements RelayOutboxUseCase {
+        final AtomicInteger rounds = new AtomicInteger();
+        final AtomicBoolean brokerAway = new AtomicBoolean(true);
+        final AtomicBoolean released = new AtomicBoolean();
+
+        @Override
+        public RelayRound relayBatch() {
+            rounds.incrementAndGet();
+            return released.getAndSet(false) ? new RelayRound(1, 0, 0, 0, 1) : RelayRound.NOTHING;
+        }
+
+        @Override
+        public RelayRound drain() {
+            return relayBatch();
+        }
+
+        @Override
+        public boolean brokerUnavailable() {
+            return brokerAway.get();
+        }
+
+        @Override
+        public void stopClaiming() {
+        }
+
+        @Override
+        public void resumeClaiming() {
+        }
+    }
+
+    private final Relay relay = new Relay();
+    private final RelayWakeUp wakeUp = new RelayWakeUp();
+    private OutboxRelayWorkers workers;
+
+    @AfterEach
+    void stop() {
+        if (workers != null) {
+            workers.stop();
+        }
+    }
+
+    private void start(Duration probeInterval) {
+        // poll intervals of an hour: only the probe interval can explain rounds following each other
+        workers = new OutboxRelayWorkers(List.of(relay), wakeUp, HOUR, HOUR, probeInterval, Duration.ofSeconds(5));
+        workers.start();
+    }
+
+    @Test
+    void whileTheBrokerIsAwayAWorkerRunsARoundEveryProbeInterval() {
+        start(Duration.ofMillis(10));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> relay.rounds.get() >= 5);
+    }
+
+    @Test
+    void onceTheBrokerIsBackAnIdleWorkerWaitsForTheDoorbellAgain() {
+        start(Duration.ofMillis(10));
+        await().atMost(Duration.ofSeconds(10)).until(() -> relay.rounds.get() >= 2);
+
+        relay.brokerAway.set(false);
+        await().atMost(Duration.ofSeconds(10)).until(() -> relay.rounds.get() >= 3);
+        int settled = relay.rounds.get();
+        // idle now: an hour's poll, so no round without a ring
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
+                .until(() -> relay.rounds.get() <= settled + 1);
+        int idle = relay.rounds.get();
+
+        wakeUp.ring();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> relay.rounds.get() > idle);
+    }
+
+    @Test
+    void aRoundReleasedWithTheBrokerReachableWaitsThePollIntervalNotTheProbeInterval() {
+        relay.brokerAway.set(false);
+        relay.released.set(true); // e.g. the broker closed the channel over something it refused
+        start(Duration.ofMillis(10));
+        await().atMost(Duration.ofSeconds(10)).until(() -> relay.rounds.get() >= 1);
+
+        wakeUp.ring(); // a pause after a released round ignores the doorbell
+
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
+                .until(() -> relay.rounds.get() == 1);
+    }
+}
