@@ -1,13 +1,24 @@
 package dev.bookstore.ordering.bootstrap.config;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
-/** Settings of the connection pool that the write path depends on. */
+/** Settings of the connection pools: the one Boot builds (the API's, the write path's) and the relay's. */
 @Configuration(proxyBeanMethods = false)
 class DataSourceConfiguration {
+
+    /** The name of the relay's pool, in Hikari's log lines and in the {@code pool} tag of its metrics. */
+    static final String RELAY_POOL_NAME = "ordering-relay";
+
+    /** Where Boot binds the settings of its Hikari pool; the relay's pool takes the same. */
+    private static final String HIKARI_PROPERTIES = "spring.datasource.hikari";
 
     /**
      * On PostgreSQL the driver sends a batch of inserts as one multi-row {@code INSERT}: an order's lines, which
@@ -19,12 +30,41 @@ class DataSourceConfiguration {
         return new BeanPostProcessor() {
             @Override
             public Object postProcessBeforeInitialization(Object bean, String beanName) {
-                if (bean instanceof HikariDataSource pool && pool.getJdbcUrl() != null
-                        && pool.getJdbcUrl().startsWith("jdbc:postgresql:")) {
-                    pool.addDataSourceProperty("reWriteBatchedInserts", "true");
+                if (bean instanceof HikariDataSource pool) {
+                    batchInsertsAsOneStatementOnPostgres(pool);
                 }
                 return bean;
             }
         };
+    }
+
+    private static void batchInsertsAsOneStatementOnPostgres(HikariDataSource pool) {
+        if (pool.getJdbcUrl() != null && pool.getJdbcUrl().startsWith("jdbc:postgresql:")) {
+            pool.addDataSourceProperty("reWriteBatchedInserts", "true");
+        }
+    }
+
+    /**
+     * The relay's own pool, {@value #RELAY_POOL_NAME}: the database, user and password of {@code spring.datasource.*}
+     * and every setting of {@code spring.datasource.hikari.*} (connection timeout, lifetimes, driver properties), as
+     * Boot builds its pool, but its own name and size, and auto-commit always on (each relay statement commits by
+     * itself; the store opens its own transaction where it needs two statements together). Not started here: the
+     * first connection starts it. Its metrics ({@code hikaricp.connections.*}, tag {@code pool}) go to
+     * {@code meterRegistry} when there is one: the pool is no bean, so Boot's binding of its pools' metrics does not
+     * see it.
+     */
+    static HikariDataSource relayPool(DataSourceProperties dataSource, Environment environment, int maximumSize,
+                                      MeterRegistry meterRegistry) {
+        HikariDataSource pool = dataSource.initializeDataSourceBuilder().type(HikariDataSource.class).build();
+        Binder.get(environment).bind(HIKARI_PROPERTIES, Bindable.ofInstance(pool));
+        pool.setPoolName(RELAY_POOL_NAME);
+        pool.setMaximumPoolSize(maximumSize);
+        pool.setAutoCommit(true);
+        pool.setReadOnly(false);
+        batchInsertsAsOneStatementOnPostgres(pool);
+        if (meterRegistry != null) {
+            pool.setMetricRegistry(meterRegistry);
+        }
+        return pool;
     }
 }

@@ -1,6 +1,7 @@
 package dev.bookstore.ordering.bootstrap.config;
 
 import dev.bookstore.ordering.application.outbox.RelaySettings;
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -43,6 +44,8 @@ import org.springframework.validation.annotation.Validated;
  * @param unroutable what a message that no queue took becomes: retry (an attempt, parked after max-attempts),
  *                     park (parked at once, for an operator) or publish (counted as published with a warning, for
  *                     an exchange where no subscriber is fine)
+ * @param relayPool the relay's own database connection pool, ordering-relay, beside the API's pool: neither can
+ *                     take the other's connections
  */
 @Validated
 @ConfigurationProperties("ordering.outbox")
@@ -65,7 +68,30 @@ public record OutboxProperties(
         @DefaultValue("1m") @NotNull Duration retentionInterval,
         @DefaultValue("1000") @Min(1) @Max(100000) int retentionChunk,
         @DefaultValue("3") @Min(0) @Max(100) int channelErrorRetries,
-        @DefaultValue("retry") @NotNull RelaySettings.Unroutable unroutable) {
+        @DefaultValue("retry") @NotNull RelaySettings.Unroutable unroutable,
+        @Valid @DefaultValue RelayPool relayPool) {
+
+    /**
+     * The relay's connections: a pool of its own, so that a burst of API requests waiting for the API's pool never
+     * holds up the relay (nor the relay the requests). Its other settings (connection timeout, lifetimes, driver
+     * properties) are the API pool's, {@code spring.datasource.hikari.*}.
+     *
+     * @param maximumSize connections of the relay's pool (unset: workers + 1); at least workers, since each relay
+     *                    worker uses one connection at a time
+     */
+    public record RelayPool(@Min(1) @Max(100) Integer maximumSize) {
+    }
+
+    /** The size of the relay's pool: {@code relay-pool.maximum-size}, by default one connection per worker and one. */
+    public int relayPoolMaximumSize() {
+        return relayPool == null || relayPool.maximumSize() == null ? workers + 1 : relayPool.maximumSize();
+    }
+
+    @AssertTrue(message = "relay-pool.maximum-size must be at least workers: each relay worker uses one connection "
+            + "at a time")
+    boolean isRelayPoolLargeEnough() {
+        return relayPool == null || relayPool.maximumSize() == null || relayPool.maximumSize() >= workers;
+    }
 
     @AssertTrue(message = "poll-interval must be between 10ms and 1h")
     boolean isPollIntervalSane() {

@@ -15,7 +15,9 @@ import dev.bookstore.ordering.application.service.OrderingUseCases;
 import dev.bookstore.ordering.bootstrap.observability.OutboxStatsSnapshot;
 import dev.bookstore.ordering.bootstrap.relay.OutboxNotificationListener;
 import dev.bookstore.ordering.bootstrap.relay.OutboxRelayWorkers;
+import dev.bookstore.ordering.bootstrap.relay.RelayConnectionPool;
 import dev.bookstore.ordering.bootstrap.relay.RelayWakeUp;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
@@ -29,8 +31,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 import org.springframework.scheduling.annotation.EnableScheduling;
+import tools.jackson.databind.json.JsonMapper;
 
 /** The relay: workers and what wakes them. The retention of published messages is in RetentionConfiguration. */
 @Configuration(proxyBeanMethods = false)
@@ -91,11 +95,28 @@ class OutboxRelayConfiguration {
         return notifier;
     }
 
+    /**
+     * The relay's own connections (see {@link RelayConnectionPool}): {@code relay-pool.maximum-size}, by default one
+     * per worker and one. Only where the relay runs. Closed when the context closes, after the relay workers that
+     * depend on it have stopped and recorded the outcomes of their batches in flight.
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnBooleanProperty(name = "ordering.outbox.enabled", matchIfMissing = true)
+    RelayConnectionPool relayConnectionPool(DataSourceProperties dataSource, Environment environment,
+                                            OutboxProperties properties, JsonMapper json,
+                                            ObjectProvider<MeterRegistry> meterRegistry) {
+        return new RelayConnectionPool(DataSourceConfiguration.relayPool(dataSource, environment,
+                properties.relayPoolMaximumSize(), meterRegistry.getIfUnique()), json);
+    }
+
+    /** The workers claim, mark and release on the relay's own pool, never on the API's. */
     @Bean
     @ConditionalOnBooleanProperty(name = "ordering.outbox.enabled", matchIfMissing = true)
-    OutboxRelayWorkers outboxRelayWorkers(OutboxStore outbox, MessagePublisher publisher, OutboxProperties properties,
-                                          RelayWakeUp wakeUp, Clock clock, ObjectProvider<RelayMetrics> metrics,
+    OutboxRelayWorkers outboxRelayWorkers(RelayConnectionPool relayPool, MessagePublisher publisher,
+                                          OutboxProperties properties, RelayWakeUp wakeUp, Clock clock,
+                                          ObjectProvider<RelayMetrics> metrics,
                                           ObjectProvider<BrokerBackpressure> backpressure) {
+        OutboxStore outbox = relayPool.outboxStore();
         String instance = instanceName();
         RelayMetrics relayMetrics = metrics.getIfAvailable(() -> RelayMetrics.NONE);
         BrokerBackpressure brokerBackpressure = backpressure.getIfAvailable(() -> BrokerBackpressure.NONE);

@@ -26,7 +26,8 @@ import org.springframework.context.SmartLifecycle;
  *
  * <p><b>Graceful shutdown.</b> The workers stop in the phase of Spring Boot's web server graceful shutdown
  * ({@link WebServerGracefulShutdownLifecycle#SMART_LIFECYCLE_PHASE}), asynchronously, beside the requests still
- * being answered, and well before the connection factory and the data source go away. Stopping interrupts no
+ * being answered, and well before the connection factory and the data sources (the API's pool and the relay's own,
+ * {@link RelayConnectionPool}) go away. Stopping interrupts no
  * batch: each relay stops claiming ({@link RelayOutboxUseCase#stopClaiming()}), sends nothing more of its batch in
  * flight, waits at most the confirm timeout for the confirms of what it sent, records them and releases the rest
  * with no attempt counted. Idle workers are woken at once. A worker still busy after {@code stopTimeout} (a
