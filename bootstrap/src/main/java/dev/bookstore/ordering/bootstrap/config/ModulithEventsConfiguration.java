@@ -1,29 +1,15 @@
 package dev.bookstore.ordering.bootstrap.config;
 
-import dev.bookstore.ordering.adapters.persistence.modulith.NativeStatusEventPublications;
-import jakarta.persistence.EntityManager;
-import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.annotation.Primary;
-import org.springframework.core.env.Environment;
-import org.springframework.modulith.events.core.EventPublicationRepository;
 import org.springframework.modulith.events.core.EventSerializer;
-import org.springframework.modulith.events.support.CompletionMode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Spring Modulith's JPA event publication registry, with two costs of every in-process event taken out (both found
- * by profiling the order benchmark):
- *
- * <ul>
- *   <li>the event is serialized with Boot's {@link JsonMapper}, resolved once: Modulith's own serializer looks the
- *       mapper up in the bean factory for every event, inside the order's transaction;</li>
- *   <li>the registry's per-event state changes ("processing", "completed") are native SQL
- *       ({@link NativeStatusEventPublications}) instead of HQL that Hibernate translates anew on every call.</li>
- * </ul>
- *
- * The publication is still a JPA entity written in the order's transaction by Modulith's JPA repository.
+ * The serializer of Spring Modulith's event publications: Boot's {@link JsonMapper}, resolved once. Modulith's own
+ * Jackson serializer does the same with the same mapper but looks it up in the bean factory for every event, inside
+ * the order's transaction (4.5 % of a request in the order benchmark's profile). The registry's per-event state
+ * changes are the persistence adapter's ({@code EventPublicationRepositoryConfiguration}).
  */
 @Configuration(proxyBeanMethods = false)
 class ModulithEventsConfiguration {
@@ -42,14 +28,5 @@ class ModulithEventsConfiguration {
                 return mapper.readerFor(type).readValue(serialized.toString());
             }
         };
-    }
-
-    @Bean
-    @Primary
-    EventPublicationRepository nativeStatusEventPublications(
-            @Qualifier("jpaEventPublicationRepository") EventPublicationRepository jpa, EntityManager entityManager,
-            Environment environment) {
-        return new NativeStatusEventPublications(jpa, entityManager,
-                CompletionMode.from(environment) == CompletionMode.DELETE);
     }
 }

@@ -347,6 +347,9 @@ class RabbitMessagePublisherIT {
         assertThat(publisher.brokerReachable()).isTrue();
 
         proxy.cut();
+        // the client learns that its connection was cut on its own reader thread; from then on a probe is one
+        // refused connection attempt
+        await().atMost(Duration.ofSeconds(5)).until(() -> !publisher.brokerReachable());
         long started = System.nanoTime();
         boolean whileDown = publisher.brokerReachable();
         Duration took = Duration.ofNanos(System.nanoTime() - started);
