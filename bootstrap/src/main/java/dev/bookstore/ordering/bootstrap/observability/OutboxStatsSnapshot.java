@@ -132,8 +132,11 @@ public final class OutboxStatsSnapshot implements GetOutboxStatsQuery, SmartLife
 
     private void scheduleNext(ScheduledExecutorService on) {
         on.schedule(() -> {
-            refresh();
-            scheduleNext(on);
+            try {
+                refresh();
+            } finally {
+                scheduleNext(on); // refused once stop() has shut the executor down: the refreshes end there
+            }
         }, nextDelay().toMillis(), TimeUnit.MILLISECONDS);
     }
 
