@@ -20,16 +20,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
-import org.springframework.amqp.core.AnonymousQueue;
-import org.springframework.amqp.core.BindingBuilder;
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.Queue;
-import org.springframework.amqp.core.TopicExchange;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 import org.springframework.amqp.rabbit.core.RabbitAdmin;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
  * The operator's outbox API end to end on the real PostgreSQL and RabbitMQ: what it changes reaches a consumer's
@@ -37,6 +33,7 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
  */
 class OutboxAdminIT {
 
+    private OutboxTestBed bed;
     private TestPostgres.Database database;
     private JdbcTemplate jdbc;
     private TestRabbit.Broker broker;
@@ -50,18 +47,14 @@ class OutboxAdminIT {
 
     @BeforeEach
     void freshDatabaseExchangeAndQueue() {
-        database = TestPostgres.newDatabase();
-        jdbc = new JdbcTemplate(new DriverManagerDataSource(database.url(), database.username(),
-                database.password()));
-        broker = TestRabbit.broker();
-        consumerConnection = broker.connectionFactory();
-        rabbit = new RabbitAdmin(consumerConnection);
-        exchange = TestRabbit.uniqueExchange();
-        TopicExchange topic = new TopicExchange(exchange, true, false);
-        queue = new AnonymousQueue();
-        rabbit.declareExchange(topic);
-        rabbit.declareQueue(queue);
-        rabbit.declareBinding(BindingBuilder.bind(queue).to(topic).with("order.#"));
+        bed = OutboxTestBed.create();
+        database = bed.database();
+        jdbc = bed.jdbc();
+        broker = bed.broker();
+        consumerConnection = bed.consumerConnection();
+        rabbit = bed.admin();
+        exchange = bed.exchange();
+        queue = bed.queue();
     }
 
     @AfterEach
@@ -70,10 +63,7 @@ class OutboxAdminIT {
         if (instance != null) {
             instance.close();
         }
-        rabbit.deleteQueue(queue.getName());
-        rabbit.deleteExchange(exchange);
-        consumerConnection.destroy();
-        TestPostgres.drop(database);
+        bed.close();
     }
 
     private void start(Map<String, String> overrides) {

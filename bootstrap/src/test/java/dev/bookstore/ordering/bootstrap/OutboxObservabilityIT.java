@@ -18,14 +18,9 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.amqp.core.AnonymousQueue;
-import org.springframework.amqp.core.BindingBuilder;
 import org.springframework.amqp.core.Queue;
-import org.springframework.amqp.core.TopicExchange;
-import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 import org.springframework.amqp.rabbit.core.RabbitAdmin;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
  * The outbox as operators watch it, against the real PostgreSQL and RabbitMQ: the Prometheus gauges, counters and
@@ -54,23 +49,14 @@ class OutboxObservabilityIT {
 
     @BeforeEach
     void freshDatabaseExchangeAndQueue() {
-        database = TestPostgres.newDatabase();
-        jdbc = new JdbcTemplate(new DriverManagerDataSource(database.url(), database.username(),
-                database.password()));
-        broker = TestRabbit.broker();
-        CachingConnectionFactory connection = broker.connectionFactory();
-        admin = new RabbitAdmin(connection);
-        exchange = TestRabbit.uniqueExchange();
-        TopicExchange topic = new TopicExchange(exchange, true, false);
-        queue = new AnonymousQueue();
-        admin.declareExchange(topic);
-        admin.declareQueue(queue);
-        admin.declareBinding(BindingBuilder.bind(queue).to(topic).with("order.#"));
-        cleanup.add(() -> {
-            admin.deleteQueue(queue.getName());
-            admin.deleteExchange(exchange);
-            connection.destroy();
-        });
+        OutboxTestBed bed = OutboxTestBed.create();
+        database = bed.database();
+        jdbc = bed.jdbc();
+        broker = bed.broker();
+        admin = bed.admin();
+        exchange = bed.exchange();
+        queue = bed.queue();
+        cleanup.add(bed);
     }
 
     @AfterEach
@@ -78,7 +64,6 @@ class OutboxObservabilityIT {
         for (int i = cleanup.size() - 1; i >= 0; i--) {
             cleanup.get(i).close();
         }
-        TestPostgres.drop(database);
     }
 
     private ServiceInstance start(int rabbitPort, Map<String, String> overrides) {

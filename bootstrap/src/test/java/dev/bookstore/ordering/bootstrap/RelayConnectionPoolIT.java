@@ -22,16 +22,12 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.amqp.core.AnonymousQueue;
-import org.springframework.amqp.core.BindingBuilder;
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.Queue;
-import org.springframework.amqp.core.TopicExchange;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 import org.springframework.amqp.rabbit.core.RabbitAdmin;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
  * The relay's pool is a bulkhead, on the real PostgreSQL and RabbitMQ: with every connection of the API's pool
@@ -43,6 +39,7 @@ class RelayConnectionPoolIT {
     private static final String RELAY_POOL = "ordering-relay";
 
     private final List<ServiceInstance> instances = new ArrayList<>();
+    private OutboxTestBed bed;
     private TestPostgres.Database database;
     private JdbcTemplate jdbc;
     private TestRabbit.Broker broker;
@@ -54,27 +51,20 @@ class RelayConnectionPoolIT {
 
     @BeforeEach
     void freshDatabaseExchangeAndQueue() {
-        database = TestPostgres.newDatabase();
-        jdbc = new JdbcTemplate(new DriverManagerDataSource(database.url(), database.username(),
-                database.password()));
-        broker = TestRabbit.broker();
-        consumerConnection = broker.connectionFactory();
-        admin = new RabbitAdmin(consumerConnection);
-        exchange = TestRabbit.uniqueExchange();
-        TopicExchange topic = new TopicExchange(exchange, true, false);
-        queue = new AnonymousQueue();
-        admin.declareExchange(topic);
-        admin.declareQueue(queue);
-        admin.declareBinding(BindingBuilder.bind(queue).to(topic).with("order.#"));
+        bed = OutboxTestBed.create();
+        database = bed.database();
+        jdbc = bed.jdbc();
+        broker = bed.broker();
+        consumerConnection = bed.consumerConnection();
+        admin = bed.admin();
+        exchange = bed.exchange();
+        queue = bed.queue();
     }
 
     @AfterEach
     void stopEverything() {
         instances.forEach(ServiceInstance::close);
-        admin.deleteQueue(queue.getName());
-        admin.deleteExchange(exchange);
-        consumerConnection.destroy();
-        TestPostgres.drop(database);
+        bed.close();
     }
 
     private ServiceInstance start(Map<String, String> overrides) {

@@ -1,0 +1,46 @@
+package dev.bookstore.ordering.bootstrap;
+
+import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
+import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
+import org.springframework.amqp.core.AnonymousQueue;
+import org.springframework.amqp.core.BindingBuilder;
+import org.springframework.amqp.core.Queue;
+import org.springframework.amqp.core.TopicExchange;
+import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
+import org.springframework.amqp.rabbit.core.RabbitAdmin;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+/**
+ * What the ITs that start a service with its relay need around it: a database of their own on the real PostgreSQL,
+ * a durable topic exchange of their own on the real RabbitMQ and a queue bound to it with {@code order.#}, plus the
+ * connections a test uses to look at both. {@link #close()} removes all of it.
+ */
+record OutboxTestBed(TestPostgres.Database database, JdbcTemplate jdbc, TestRabbit.Broker broker,
+                     CachingConnectionFactory consumerConnection, RabbitAdmin admin, String exchange, Queue queue)
+        implements AutoCloseable {
+
+    static OutboxTestBed create() {
+        TestPostgres.Database database = TestPostgres.newDatabase();
+        JdbcTemplate jdbc = new JdbcTemplate(new DriverManagerDataSource(database.url(), database.username(),
+                database.password()));
+        TestRabbit.Broker broker = TestRabbit.broker();
+        CachingConnectionFactory consumerConnection = broker.connectionFactory();
+        RabbitAdmin admin = new RabbitAdmin(consumerConnection);
+        String exchange = TestRabbit.uniqueExchange();
+        TopicExchange topic = new TopicExchange(exchange, true, false);
+        Queue queue = new AnonymousQueue();
+        admin.declareExchange(topic);
+        admin.declareQueue(queue);
+        admin.declareBinding(BindingBuilder.bind(queue).to(topic).with("order.#"));
+        return new OutboxTestBed(database, jdbc, broker, consumerConnection, admin, exchange, queue);
+    }
+
+    @Override
+    public void close() {
+        admin.deleteQueue(queue.getName());
+        admin.deleteExchange(exchange);
+        consumerConnection.destroy();
+        TestPostgres.drop(database);
+    }
+}
