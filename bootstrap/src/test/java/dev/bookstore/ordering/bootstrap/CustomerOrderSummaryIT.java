@@ -26,10 +26,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.modulith.events.core.EventPublicationRepository;
+import org.springframework.modulith.events.core.PublicationTargetIdentifier;
+import org.springframework.modulith.events.core.TargetEventPublication;
 import org.springframework.modulith.test.EnableScenarios;
 import org.springframework.modulith.test.Scenario;
 import org.springframework.test.annotation.DirtiesContext;
@@ -85,6 +88,10 @@ class CustomerOrderSummaryIT {
 
     @Autowired
     EventPublicationRepository publications;
+
+    @Autowired
+    @Qualifier("jpaEventPublicationRepository")
+    EventPublicationRepository jpaPublications;
 
     @Autowired
     PlatformTransactionManager transactions;
@@ -232,6 +239,42 @@ class CustomerOrderSummaryIT {
                 .isZero();
         assertThat(statusOf(other)).isEqualTo("PUBLISHED");
         jdbc.update("DELETE FROM event_publication WHERE id = ?", other);
+    }
+
+    @Test
+    void aPublicationStoredByTheNativeInsertIsTheRowTheJpaRepositoryReadsBack() {
+        TestEvent event = new TestEvent(UUID.randomUUID(), "native insert");
+        Instant published = Instant.parse("2026-12-02T10:15:30.123456Z");
+        TargetEventPublication stored = TargetEventPublication.of(event,
+                PublicationTargetIdentifier.of("test.native-insert"), published);
+
+        // written at once, not at a flush before the commit: plain JDBC on the same connection sees the row
+        long seenInTheTransaction = new TransactionTemplate(transactions).execute(status -> {
+            publications.create(stored);
+            return jdbc.queryForObject("SELECT count(*) FROM event_publication WHERE id = ?", Long.class,
+                    stored.getIdentifier());
+        });
+        try {
+            assertThat(seenInTheTransaction).isEqualTo(1);
+            TargetEventPublication read = jpaPublications.findIncompletePublications().stream()
+                    .filter(publication -> publication.getIdentifier().equals(stored.getIdentifier()))
+                    .findFirst().orElseThrow();
+            assertThat(read.getEvent()).isEqualTo(event);
+            assertThat(read.getTargetIdentifier().getValue()).isEqualTo("test.native-insert");
+            assertThat(read.getPublicationDate()).isEqualTo(published);
+            assertThat(read.getStatus()).isEqualTo(stored.getStatus());
+            assertThat(read.getCompletionAttempts()).isEqualTo(stored.getCompletionAttempts());
+            assertThat(read.getLastResubmissionDate()).isEqualTo(stored.getLastResubmissionDate());
+            assertThat(read.getCompletionDate()).isEmpty();
+            assertThat(jdbc.queryForObject("SELECT event_type FROM event_publication WHERE id = ?", String.class,
+                    stored.getIdentifier())).isEqualTo(TestEvent.class.getName());
+        } finally {
+            jdbc.update("DELETE FROM event_publication WHERE id = ?", stored.getIdentifier());
+        }
+    }
+
+    /** An event the registry's serializer writes and reads back: a record of plain values. */
+    record TestEvent(UUID id, String name) {
     }
 
     private String statusOf(UUID publication) {

@@ -7,11 +7,12 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
 import org.springframework.core.env.Environment;
 import org.springframework.modulith.events.core.EventPublicationRepository;
+import org.springframework.modulith.events.core.EventSerializer;
 import org.springframework.modulith.events.support.CompletionMode;
 
 /**
  * The event publication repository Spring Modulith's registry uses: its JPA repository (the bean
- * {@code jpaEventPublicationRepository}), with the per-event state changes as native SQL
+ * {@code jpaEventPublicationRepository}), with the per-event insert and state changes as native SQL
  * ({@link NativeStatusEventPublications}).
  */
 @Configuration(proxyBeanMethods = false)
@@ -21,8 +22,8 @@ class EventPublicationRepositoryConfiguration {
     @Primary
     EventPublicationRepository nativeStatusEventPublications(
             @Qualifier("jpaEventPublicationRepository") EventPublicationRepository jpa, EntityManager entityManager,
-            Environment environment) {
-        return new NativeStatusEventPublications(jpa, entityManager,
+            EventSerializer serializer, Environment environment) {
+        return new NativeStatusEventPublications(jpa, entityManager, serializer,
                 CompletionMode.from(environment) == CompletionMode.DELETE);
     }
 }

@@ -3,16 +3,32 @@ package dev.bookstore.ordering.adapters.persistence.modulith;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.delete.Delete;
+import net.sf.jsqlparser.statement.insert.Insert;
 import net.sf.jsqlparser.statement.update.Update;
 import org.junit.jupiter.api.Test;
 
 /**
- * The registry's state changes are single-table statements both databases speak (SQL Server's V1 has the same
+ * The registry's insert and state changes are single-table statements both databases speak (SQL Server's V1 has the same
  * table and column names): no vendor syntax, one row by its primary key. Run against PostgreSQL by
  * {@code CustomerOrderSummaryIT}; SQL Server by the SQL Server ITs where Docker runs.
  */
 class NativeStatusEventPublicationsTest {
+
+    @Test
+    void theInsertNamesEveryColumnTheEntityWritesForANewPublication() throws Exception {
+        Insert insert = (Insert) CCJSqlParserUtil.parse(NativeStatusEventPublications.INSERT);
+
+        assertThat(insert.getTable().getName()).isEqualTo("event_publication");
+        assertThat(insert.getColumns()).extracting(Column::getColumnName).containsExactly("id", "listener_id",
+                "event_type", "serialized_event", "publication_date", "status", "completion_attempts",
+                "last_resubmission_date");
+        assertThat(insert.getValues().getExpressions()).hasSize(8);
+        // the column left out is the one a new publication has no value for
+        assertThat(NativeStatusEventPublications.INSERT).doesNotContain("completion_date");
+        assertPortable(NativeStatusEventPublications.INSERT);
+    }
 
     @Test
     void theStatusUpdateChangesOneRowByIdAndOnlyWhenTheStatusDiffers() throws Exception {
