@@ -1,0 +1,61 @@
+package dev.bookstore.ordering.adapters.persistence;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
+import java.util.List;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+/**
+ * Which churning tables autovacuum leaves alone, on a real PostgreSQL with the real schema. The server's setting
+ * differs between machines (off on the CI machine, on in a Testcontainers PostgreSQL), so each test states what
+ * it expects for the server it finds.
+ */
+class PostgresMaintenanceIT {
+
+    private static final List<String> CHURNING =
+            List.of("event_publication", "idempotency_key", "inbox_message", "outbox_message");
+
+    private static TestPostgres.Database database;
+    private static DriverManagerDataSource dataSource;
+    private static JdbcTemplate jdbc;
+
+    @BeforeAll
+    static void migratedDatabase() {
+        database = TestPostgres.newDatabase();
+        Flyway.configure().dataSource(database.url(), database.username(), database.password())
+                .locations("classpath:db/migration/postgresql").load().migrate();
+        dataSource = new DriverManagerDataSource(database.url(), database.username(), database.password());
+        jdbc = new JdbcTemplate(dataSource);
+    }
+
+    @AfterAll
+    static void dropDatabase() {
+        TestPostgres.drop(database);
+    }
+
+    @Test
+    void withTheServersAutovacuumOffEveryChurningTableIsUnmaintainedAndWithItOnNone() {
+        boolean serverVacuums = "on".equals(jdbc.queryForObject("SHOW autovacuum", String.class))
+                && "on".equals(jdbc.queryForObject("SHOW track_counts", String.class));
+
+        assertThat(PostgresMaintenance.unmaintainedTables(dataSource))
+                .isEqualTo(serverVacuums ? List.of() : CHURNING);
+    }
+
+    @Test
+    void aChurningTableWithAutovacuumDisabledIsUnmaintainedWhateverTheServerSays() {
+        jdbc.execute("ALTER TABLE outbox_message SET (autovacuum_enabled = false)");
+        try {
+            assertThat(PostgresMaintenance.unmaintainedTables(dataSource)).contains("outbox_message")
+                    .doesNotContain("orders", "order_line");
+        } finally {
+            jdbc.execute("ALTER TABLE outbox_message RESET (autovacuum_enabled)");
+        }
+    }
+}
