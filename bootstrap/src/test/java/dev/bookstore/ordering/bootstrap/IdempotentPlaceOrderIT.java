@@ -129,8 +129,8 @@ class IdempotentPlaceOrderIT {
                         .contains("pg_try_advisory_xact_lock(?)", "ON CONFLICT"),
                 sql -> assertThat(sql).startsWith("INSERT INTO orders "),
                 sql -> assertThat(sql).startsWith("BATCH INSERT INTO order_line "),
+                sql -> assertThat(sql).startsWith("INSERT INTO event_publication "),
                 sql -> assertThat(sql).startsWith("INSERT INTO outbox_message "),
-                sql -> assertThat(sql).startsWith("BATCH insert into event_publication "),
                 sql -> assertThat(sql).isEqualTo("COMMIT"));
         assertThat(jdbc.queryForObject("SELECT order_id::text FROM idempotency_key WHERE customer_id = ?::uuid "
                 + "AND idempotency_key = 'k-1'", String.class, customer))

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import org.hibernate.query.NativeQuery;
 import org.springframework.modulith.events.EventPublication.Status;
 import org.springframework.modulith.events.core.EventSerializer;
 import org.springframework.modulith.events.core.EventPublicationRepository;
@@ -38,6 +39,8 @@ import org.springframework.modulith.events.core.TargetEventPublication;
  * other than {@code delete}, completing goes to the JPA repository too.
  */
 public final class NativeStatusEventPublications implements EventPublicationRepository {
+
+    private static final String TABLE = "event_publication";
 
     /** The entity's row, as the JPA repository's persist and flush write it for a new publication. Both databases. */
     static final String INSERT = "INSERT INTO event_publication (id, listener_id, event_type, serialized_event,"
@@ -83,6 +86,11 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
         Object event = publication.getEvent();
         Status status = publication.getStatus();
         entityManager.createNativeQuery(INSERT)
+                // touches event_publication only: no flush of the caller's other entities first (a native
+                // statement otherwise flushes them all, and an order's optimistic-lock conflict would surface
+                // here, untranslated, instead of at the commit)
+                .unwrap(NativeQuery.class)
+                .addSynchronizedQuerySpace(TABLE)
                 .setParameter(1, publication.getIdentifier())
                 .setParameter(2, publication.getTargetIdentifier().getValue())
                 .setParameter(3, event.getClass().getName())
