@@ -6,6 +6,7 @@ import dev.bookstore.ordering.application.port.in.OrderNotFoundException;
 import dev.bookstore.ordering.application.port.in.RequestInProgressException;
 import dev.bookstore.ordering.domain.order.InvalidOrderException;
 import dev.bookstore.ordering.domain.order.OrderCannotBeCancelledException;
+import java.sql.SQLException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -16,6 +17,7 @@ import org.springframework.context.MessageSourceResolvable;
 import org.springframework.core.MethodParameter;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.OptimisticLockingFailureException;
+import org.springframework.dao.UncategorizedDataAccessException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -23,6 +25,7 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.TransactionSystemException;
 import org.springframework.validation.method.ParameterValidationResult;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -49,6 +52,9 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 
     /** What a 503 for an unreachable database asks clients to wait before they retry. */
     static final int DATABASE_RETRY_AFTER_SECONDS = 5;
+
+    private static final String CONNECTION_LOST = "The service lost its database connection during the request; a "
+            + "change may or may not have been made. Retry later, with the same Idempotency-Key to be safe.";
 
     /** "(but could if coercion was enabled using `CoercionConfig`)" and its variants. */
     private static final Pattern COERCION_ADVICE = Pattern.compile(" \\(but \\w+ if coercion [^)]*\\)");
@@ -136,8 +142,31 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
      */
     @ExceptionHandler(DataAccessResourceFailureException.class)
     ResponseEntity<ProblemDetail> databaseLost(DataAccessResourceFailureException e) {
-        return serviceUnavailable("The service lost its database connection during the request; a change may or "
-                + "may not have been made. Retry later, with the same Idempotency-Key to be safe.");
+        return serviceUnavailable(CONNECTION_LOST);
+    }
+
+    /**
+     * The connection broke during the request and the rollback that followed failed on it too: Spring then throws
+     * the rollback's exception (a {@code JpaSystemException} or a {@link TransactionSystemException}), not the
+     * {@link DataAccessResourceFailureException} of the statement, and the lost connection shows only in the cause
+     * (a {@link SQLException} of class 08, "connection exception"). Seen when a request takes a pooled connection
+     * the pool had no reason yet to test, just after the database went away. Anything else goes on as unhandled.
+     */
+    @ExceptionHandler({TransactionSystemException.class, UncategorizedDataAccessException.class})
+    ResponseEntity<ProblemDetail> rollbackFailed(RuntimeException e) {
+        if (!connectionLost(e)) {
+            throw e;
+        }
+        return serviceUnavailable(CONNECTION_LOST);
+    }
+
+    private static boolean connectionLost(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("08")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static ResponseEntity<ProblemDetail> serviceUnavailable(String detail) {
