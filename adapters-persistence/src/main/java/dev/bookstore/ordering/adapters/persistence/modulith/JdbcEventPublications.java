@@ -1,6 +1,5 @@
 package dev.bookstore.ordering.adapters.persistence.modulith;
 
-
 import java.time.Instant;
 import java.time.ZoneOffset;
 import javax.sql.DataSource;

@@ -85,12 +85,7 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
         }
         Object event = publication.getEvent();
         Status status = publication.getStatus();
-        entityManager.createNativeQuery(INSERT)
-                // touches event_publication only: no flush of the caller's other entities first (a native
-                // statement otherwise flushes them all, and an order's optimistic-lock conflict would surface
-                // here, untranslated, instead of at the commit)
-                .unwrap(NativeQuery.class)
-                .addSynchronizedQuerySpace(TABLE)
+        statement(INSERT)
                 .setParameter(1, publication.getIdentifier())
                 .setParameter(2, publication.getTargetIdentifier().getValue())
                 .setParameter(3, event.getClass().getName())
@@ -120,14 +115,23 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
             jpa.markCompleted(identifier, completionDate);
             return;
         }
-        entityManager.createNativeQuery(DELETE_BY_ID).setParameter(1, identifier).executeUpdate();
+        statement(DELETE_BY_ID).setParameter(1, identifier).executeUpdate();
     }
 
     private void updateStatus(UUID identifier, Status status) {
-        entityManager.createNativeQuery(UPDATE_STATUS)
+        statement(UPDATE_STATUS)
                 .setParameter(1, status.name())
                 .setParameter(2, identifier)
                 .executeUpdate();
+    }
+
+    /**
+     * A native statement that touches {@code event_publication} only, and says so: Hibernate then flushes none of
+     * the caller's other entities before it (a native statement otherwise flushes them all, and a cancelled order's
+     * optimistic-lock conflict surfaced here, untranslated, instead of at the commit).
+     */
+    private NativeQuery<?> statement(String sql) {
+        return entityManager.createNativeQuery(sql).unwrap(NativeQuery.class).addSynchronizedQuerySpace(TABLE);
     }
 
     // ---- the JPA repository's own -------------------------------------------------------------------------------
