@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import java.util.List;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,9 +26,7 @@ class PostgresMaintenanceIT {
 
     @BeforeAll
     static void migratedDatabase() {
-        database = TestPostgres.newDatabase();
-        Flyway.configure().dataSource(database.url(), database.username(), database.password())
-                .locations("classpath:db/migration/postgresql").load().migrate();
+        database = TestPostgres.newMigratedDatabase();
         dataSource = new DriverManagerDataSource(database.url(), database.username(), database.password());
         jdbc = new JdbcTemplate(dataSource);
     }

@@ -3,7 +3,6 @@ package dev.bookstore.ordering.bootstrap.observability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,9 +27,7 @@ class PostgresMaintenanceWarningIT {
 
     @BeforeEach
     void migratedDatabase() {
-        database = TestPostgres.newDatabase();
-        Flyway.configure().dataSource(database.url(), database.username(), database.password())
-                .locations("classpath:db/migration/postgresql").load().migrate();
+        database = TestPostgres.newMigratedDatabase();
         dataSource = new DriverManagerDataSource(database.url(), database.username(), database.password());
         jdbc = new JdbcTemplate(dataSource);
     }

@@ -4,7 +4,6 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -16,12 +15,7 @@ class PostgresIdempotencyKeysIT extends JdbcIdempotencyKeysContract {
 
     @BeforeAll
     static void createDatabase() {
-        database = TestPostgres.newDatabase();
-        Flyway.configure()
-                .dataSource(database.url(), database.username(), database.password())
-                .locations("classpath:db/migration/postgresql")
-                .load()
-                .migrate();
+        database = TestPostgres.newMigratedDatabase();
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(database.url());
         config.setUsername(database.username());

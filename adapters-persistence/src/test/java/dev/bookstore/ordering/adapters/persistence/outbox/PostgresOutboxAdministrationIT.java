@@ -14,7 +14,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,9 +36,7 @@ class PostgresOutboxAdministrationIT {
 
     @BeforeAll
     static void createDatabase() {
-        database = TestPostgres.newDatabase();
-        Flyway.configure().dataSource(database.url(), database.username(), database.password())
-                .locations("classpath:db/migration/postgresql").load().migrate();
+        database = TestPostgres.newMigratedDatabase();
         dataSource = JdbcOutboxStoreContract.pool(database.url(), database.username(), database.password());
     }
 

@@ -3,7 +3,6 @@ package dev.bookstore.ordering.adapters.persistence.outbox;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -15,12 +14,7 @@ class PostgresOutboxStoreIT extends JdbcOutboxStoreContract {
 
     @BeforeAll
     static void createDatabase() {
-        database = TestPostgres.newDatabase();
-        Flyway.configure()
-                .dataSource(database.url(), database.username(), database.password())
-                .locations("classpath:db/migration/postgresql")
-                .load()
-                .migrate();
+        database = TestPostgres.newMigratedDatabase();
         dataSource = pool(database.url(), database.username(), database.password());
     }
 

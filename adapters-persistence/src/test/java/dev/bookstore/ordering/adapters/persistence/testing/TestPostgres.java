@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Locale;
 import java.util.UUID;
+import org.flywaydb.core.Flyway;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 
@@ -48,6 +49,14 @@ public final class TestPostgres {
             throw new IllegalStateException("Cannot create test database on " + found.description(), e);
         }
         return new Database(found.baseUrl() + name, found.username(), found.password(), name);
+    }
+
+    /** A fresh database with the service's PostgreSQL schema, as Flyway migrates it at start. */
+    public static Database newMigratedDatabase() {
+        Database database = newDatabase();
+        Flyway.configure().dataSource(database.url(), database.username(), database.password())
+                .locations("classpath:db/migration/postgresql").load().migrate();
+        return database;
     }
 
     /** Drops a database made by {@link #newDatabase()}, closing whatever connections are still open on it. */
