@@ -18,8 +18,15 @@ final class BenchmarkReport {
         }
     }
 
-    /** A ratio the issue sets a target for: {@code numerator}'s median rate over {@code denominator}'s. */
+    /**
+     * A ratio to print: {@code numerator}'s median rate over {@code denominator}'s, against the target the issue
+     * sets ({@code atLeast}), or only reported where {@code atLeast} is NaN ({@link #reported}).
+     */
     record Target(String label, String numerator, String denominator, double atLeast) {
+
+        static Target reported(String label, String numerator, String denominator) {
+            return new Target(label, numerator, denominator, Double.NaN);
+        }
     }
 
     private final Map<String, List<Run>> runs = new LinkedHashMap<>();
@@ -58,9 +65,10 @@ final class BenchmarkReport {
                 perRound[round] = numerators.get(round).rate() / denominators.get(round).rate();
                 listed.append(String.format(" %.2f", perRound[round]));
             }
-            out.append(String.format("%-20s %5.2f  target >= %.2f  %-4s  (per round:%s; their median %.2f)%n",
-                    target.label(), ratio, target.atLeast(), ratio >= target.atLeast() ? "PASS" : "MISS", listed,
-                    median(perRound)));
+            String verdict = Double.isNaN(target.atLeast()) ? "no target       " : String.format(
+                    "target >= %.2f  %-4s", target.atLeast(), ratio >= target.atLeast() ? "PASS" : "MISS");
+            out.append(String.format("%-20s %5.2f  %s  (per round:%s; their median %.2f)%n",
+                    target.label(), ratio, verdict, listed, median(perRound)));
         }
 
         out.append("\nWhere the median drain of each relay spent its time, ms (CPU: this JVM, all threads):\n");

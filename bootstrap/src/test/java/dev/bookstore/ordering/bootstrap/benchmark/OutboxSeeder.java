@@ -36,16 +36,32 @@ final class OutboxSeeder {
 
     private final DataSource dataSource;
     private final String exchange;
+    private final int perAggregate;
 
-    OutboxSeeder(DataSource dataSource, String exchange) {
+    /**
+     * {@code perAggregate} rows share one aggregate id (an order placed, then changed), spread over the whole fill
+     * as a live service writes them: row {@code r} belongs to aggregate {@code r mod (count / perAggregate)}, so an
+     * aggregate's next row comes only after a row of every other aggregate. It matters only to ordered mode, which
+     * may claim just the oldest unpublished row of each aggregate.
+     */
+    OutboxSeeder(DataSource dataSource, String exchange, int perAggregate) {
+        if (perAggregate < 1) {
+            throw new IllegalArgumentException("perAggregate must be at least 1, was " + perAggregate);
+        }
         this.dataSource = dataSource;
         this.exchange = exchange;
+        this.perAggregate = perAggregate;
     }
 
     /** Empties the outbox and fills it with {@code count} pending rows; returns their ids (= message ids). */
     Set<UUID> seed(int count) throws SQLException {
         Set<UUID> ids = new LinkedHashSet<>(count * 2);
         Instant first = Instant.now().truncatedTo(ChronoUnit.MILLIS).minusMillis(count);
+        int aggregates = Math.max(1, count / perAggregate);
+        String[] aggregateIds = new String[aggregates];
+        for (int a = 0; a < aggregates; a++) {
+            aggregateIds[a] = UuidV7.at(first.plusMillis(a)).toString();
+        }
         try (Connection connection = dataSource.getConnection()) {
             try (Statement statement = connection.createStatement()) {
                 statement.execute("TRUNCATE outbox_message");
@@ -61,7 +77,7 @@ final class OutboxSeeder {
                     for (int i = 0; i < rows; i++) {
                         Instant occurred = first.plusMillis(from + i);
                         id[i] = UuidV7.at(occurred);
-                        aggregateId[i] = UuidV7.at(occurred).toString();
+                        aggregateId[i] = aggregateIds[(from + i) % aggregates];
                         payload[i] = orderPlaced(aggregateId[i], occurred);
                         headers[i] = "{\"traceparent\":\"" + traceparent() + "\"}";
                         occurredAt[i] = occurred.toString();

@@ -29,6 +29,8 @@ import tools.jackson.databind.json.JsonMapper;
  * how much of a drain went to claiming, publishing (with the confirms) and marking. The connection factory must be
  * configured as the service's is ({@code SIMPLE} publisher confirms, no publisher returns, as
  * {@code TestRabbit.Broker#connectionFactory()} builds it); {@link RabbitMessagePublisher} refuses any other.
+ * With {@code ordered}, the relay runs in ordered mode ({@code ordering.outbox.ordered=true}): it claims only the
+ * oldest unpublished row of each aggregate, by the database-assigned {@code position}.
  */
 final class ProjectRelay implements BenchmarkRelay {
 
@@ -36,10 +38,13 @@ final class ProjectRelay implements BenchmarkRelay {
     private final TimedOutboxStore outbox;
     private final TimedPublisher publisher;
     private final int batchSize;
+    private final boolean ordered;
     private int drains;
 
-    ProjectRelay(String name, DataSource dataSource, ConnectionFactory connectionFactory, int batchSize) {
+    ProjectRelay(String name, DataSource dataSource, ConnectionFactory connectionFactory, int batchSize,
+            boolean ordered) {
         this.name = name;
+        this.ordered = ordered;
         this.outbox = new TimedOutboxStore(new JdbcOutboxStore(dataSource, JsonMapper.builder().build()));
         this.publisher = new TimedPublisher(new RabbitMessagePublisher(connectionFactory));
         this.batchSize = batchSize;
@@ -57,7 +62,7 @@ final class ProjectRelay implements BenchmarkRelay {
         publisher.phases = phases;
         RelaySettings settings = new RelaySettings("relay-benchmark-" + ++drains, batchSize, Duration.ofSeconds(60),
                 Duration.ofSeconds(30), 10, Backoff.exponential(Duration.ofSeconds(1), Duration.ofMinutes(5)),
-                false);
+                ordered);
         RelayOutboxUseCase relay = OrderingUseCases.relayOutbox(outbox, publisher, settings, Clock.systemUTC());
         RelayRound round;
         do {

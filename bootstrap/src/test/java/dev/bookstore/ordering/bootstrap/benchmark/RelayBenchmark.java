@@ -32,7 +32,9 @@ import org.springframework.boot.logging.LoggingSystem;
  *       claims nothing;</li>
  *   <li><b>plain</b>: {@link PlainRelay} in {@link ConfirmMode#BATCH}: JDBC and the RabbitMQ Java client only,
  *       claim with {@code SKIP LOCKED}, publish the batch, wait for its confirms, mark, commit;</li>
- *   <li><b>wait-each</b>: the same, waiting for every confirm before the next publish.</li>
+ *   <li><b>wait-each</b>: the same, waiting for every confirm before the next publish;</li>
+ *   <li><b>project, ordered mode</b>: the service's relay with {@code ordering.outbox.ordered=true}, to show
+ *       what ordered mode costs (no target: the ratio to the project's relay is reported).</li>
  * </ul>
  *
  * <p>Each drain starts from {@code messages} freshly seeded pending rows (seeding is not timed) and ends when no
@@ -44,22 +46,25 @@ import org.springframework.boot.logging.LoggingSystem;
  * <p>Not part of the normal build: the name matches neither Surefire's nor Failsafe's default includes; the
  * {@code benchmark} Maven profile runs it (see docs/benchmarks.md). System properties: {@code messages}
  * (20000), {@code batch} (500), {@code rounds} (3), {@code warmup} (10000 rows per relay before anything is
- * timed, so that the JIT has compiled every relay's per-message code; 0 to skip).
+ * timed, so that the JIT has compiled every relay's per-message code; 0 to skip), {@code perAggregate} (2: rows
+ * per aggregate id, spread over the fill; only ordered mode looks at them).
  */
 class RelayBenchmark {
 
     private static final String PROJECT = "project (OutboxRelayService)";
+    private static final String PROJECT_ORDERED = "project, ordered mode";
     private static final String PLAIN = "plain JDBC + amqp-client";
     private static final String WAIT_EACH = "wait-each (confirm per msg)";
 
     /** A moment for the broker and the database to finish what the seeding and purging started. */
     private static final long SETTLE_MILLIS = 500;
 
-    record Parameters(int messages, int batch, int rounds, int warmup) {
+    record Parameters(int messages, int batch, int rounds, int warmup, int perAggregate) {
 
         static Parameters fromSystemProperties() {
             return new Parameters(Integer.getInteger("messages", 20_000), Integer.getInteger("batch", 500),
-                    Integer.getInteger("rounds", 3), Integer.getInteger("warmup", 10_000));
+                    Integer.getInteger("rounds", 3), Integer.getInteger("warmup", 10_000),
+                    Integer.getInteger("perAggregate", 2));
         }
     }
 
@@ -74,9 +79,10 @@ class RelayBenchmark {
              BenchmarkQueue queue = new BenchmarkQueue(broker);
              Connection plainConnection = broker.rawConnectionFactory().newConnection("relay-benchmark-plain")) {
             Flyway.configure().dataSource(dataSource).locations("classpath:db/migration/postgresql").load().migrate();
-            OutboxSeeder seeder = new OutboxSeeder(dataSource, queue.exchange());
+            OutboxSeeder seeder = new OutboxSeeder(dataSource, queue.exchange(), parameters.perAggregate());
             List<BenchmarkRelay> relays = List.of(
-                    new ProjectRelay(PROJECT, dataSource, springFactory, parameters.batch()),
+                    new ProjectRelay(PROJECT, dataSource, springFactory, parameters.batch(), false),
+                    new ProjectRelay(PROJECT_ORDERED, dataSource, springFactory, parameters.batch(), true),
                     new PlainRelay(PLAIN, dataSource, plainConnection, parameters.batch(), ConfirmMode.BATCH),
                     new PlainRelay(WAIT_EACH, dataSource, plainConnection, parameters.batch(), ConfirmMode.EACH));
 
@@ -98,16 +104,17 @@ class RelayBenchmark {
             }
 
             String header = """
-                    Outbox relay benchmark: %,d pending rows per drain, batch %d, %d round(s), median reported; \
-                    warm-up %,d rows per relay
+                    Outbox relay benchmark: %,d pending rows per drain (%d per aggregate), batch %d, %d round(s), \
+                    median reported; warm-up %,d rows per relay
                     %s (%s); RabbitMQ %s (%s); %d CPUs, Java %s"""
-                    .formatted(parameters.messages(), parameters.batch(), parameters.rounds(), parameters.warmup(),
-                            postgresVersion(dataSource), TestPostgres.description(), queue.serverVersion(),
+                    .formatted(parameters.messages(), parameters.perAggregate(), parameters.batch(),
+                            parameters.rounds(), parameters.warmup(), postgresVersion(dataSource), TestPostgres.description(), queue.serverVersion(),
                             broker.foundBy(), Runtime.getRuntime().availableProcessors(),
                             System.getProperty("java.version"));
             System.out.println(report.render(header, List.of(
                     new Target("project / plain", PROJECT, PLAIN, 0.8),
-                    new Target("project / wait-each", PROJECT, WAIT_EACH, 3.0))));
+                    new Target("project / wait-each", PROJECT, WAIT_EACH, 3.0),
+                    Target.reported("ordered / project", PROJECT_ORDERED, PROJECT))));
         } finally {
             springFactory.destroy();
             TestPostgres.drop(database);
