@@ -5,7 +5,8 @@
 #   perf/drills/run.sh [poison|kill|broker|db|skew|all ...]      (default: all, in that order)
 #
 # Knobs (environment): JAR, BROKER_FAULT (proxy|stop-app), RATE, LOAD_SECONDS, KILL_ROWS, POISON_GOOD_ROWS,
-# SKEW_ORDERS, SKEW, FAKETIME_LIB, LEASE, START_TIMEOUT, PORT_A, PORT_B, JAVA_OPTS, DB_HOST, DB_PORT, DB_USER, RABBIT_HOST, RABBIT_PORT.
+# WARMUP_SECONDS, WARMUP_RATE, SKEW_ORDERS, SKEW, FAKETIME_LIB, LEASE, START_TIMEOUT, PORT_A, PORT_B, JAVA_OPTS,
+# DB_HOST, DB_PORT, DB_USER, RABBIT_HOST, RABBIT_PORT.
 set -euo pipefail
 
 DRILL_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -18,7 +19,9 @@ JAR=${JAR:-$DEFAULT_JAR}
 BROKER_FAULT=${BROKER_FAULT:-proxy}
 RATE=${RATE:-100}
 LOAD_SECONDS=${LOAD_SECONDS:-30}
-KILL_ROWS=${KILL_ROWS:-30000}
+KILL_ROWS=${KILL_ROWS:-10000}
+WARMUP_SECONDS=${WARMUP_SECONDS:-40}
+WARMUP_RATE=${WARMUP_RATE:-250}
 POISON_GOOD_ROWS=${POISON_GOOD_ROWS:-1000}
 SKEW_ORDERS=${SKEW_ORDERS:-100}
 SKEW=${SKEW:--3s}
@@ -76,6 +79,7 @@ stop_pid() { # pid, signal: stops one process this script started, waits up to 3
     [[ -n $pid ]] || return 0
     if kill -0 "$pid" 2>/dev/null; then
         kill "-$signal" "$pid" 2>/dev/null || true
+        kill -CONT "$pid" 2>/dev/null || true # one the kill drill froze must run to stop
         for _ in $(seq 1 60); do
             kill -0 "$pid" 2>/dev/null || break
             sleep 0.5
@@ -273,6 +277,22 @@ await_drain() { # until no row is pending and the consumer has seen every publis
     pause 2 # late duplicates, if any, still count
 }
 
+# The load drills (broker, db) first run WARMUP_RATE orders/s for WARMUP_SECONDS against the two fresh instances
+# and wait until it is drained: the fault is to meet instances whose code the JIT has compiled, as it would in
+# production, not two JVMs still compiling on a 2-core machine (there the first seconds of load alone exhausted
+# the pools, and at 50 orders/s per instance C2 was still compiling the request path 90 s after the start).
+# The warm-up's requests are audited with the rest.
+warm_up() {
+    : >"$WORK/$DRILL-warmup-requests.txt"
+    ((WARMUP_SECONDS > 0)) || return 0
+    log "warm-up: $WARMUP_RATE orders/s for $WARMUP_SECONDS s, then until drained"
+    java "$DRILL_DIR/DrillLoad.java" --urls "http://127.0.0.1:$PORT_A,http://127.0.0.1:$PORT_B" --rate "$WARMUP_RATE" \
+        --seconds "$WARMUP_SECONDS" --out "$WORK/$DRILL-warmup-requests.txt" >"$WORK/$DRILL-warmup-load.log" 2>&1 ||
+        die "the warm-up load failed: $(tail -n 5 "$WORK/$DRILL-warmup-load.log")"
+    grep '^LOAD' "$WORK/$DRILL-warmup-load.log" | sed 's/^/warm-up /' || true
+    await_drain
+}
+
 # seeds N orders and their order.placed outbox rows in one transaction (as if written while no relay ran)
 seed_orders_sql() {
     cat <<SQL
@@ -337,11 +357,21 @@ drill_kill() {
     start_instance a "$PORT_A"
     start_instance b "$PORT_B"
     await_instances a b
-    psql_drill "$(seed_orders_sql "$KILL_ROWS")" >/dev/null
+    if ((WARMUP_SECONDS > 0)); then
+        # the relays' code compiled by the JIT before the measured drain, as the load drills warm up with load
+        log "warm-up: $KILL_ROWS rows drained by both relays"
+        psql_drill "$(seed_orders_sql "$KILL_ROWS") NOTIFY ordering_outbox;" >/dev/null
+        await_drain # the warm-up's orders stay and are audited with the rest
+    fi
+    local warm
+    warm=$(psql_drill "SELECT count(*) FROM outbox_message")
+    # NOTIFY (delivered at the commit) wakes both relays at once, as a commit of the service's does; without it
+    # each found the rows at its next poll, one after the other, and the first had drained most of them alone
+    psql_drill "$(seed_orders_sql "$KILL_ROWS") NOTIFY ordering_outbox;" >/dev/null
     log "seeded $KILL_ROWS pending rows; waiting until both relays hold leases, then killing instance a"
     local state published leasers before after killed_owner lease_end started=$SECONDS
     while true; do
-        state=$(psql_drill "SELECT count(*) FILTER (WHERE status = 'PUBLISHED'),
+        state=$(psql_drill "SELECT count(*) FILTER (WHERE status = 'PUBLISHED') - $warm,
                                    count(DISTINCT claimed_by) FILTER (WHERE status = 'PENDING' AND claimed_until > now())
                               FROM outbox_message")
         published=${state%|*}
@@ -353,19 +383,32 @@ drill_kill() {
         ((SECONDS - started < 120)) || die "no moment with both relays holding leases within 120 s"
         sleep 0.02
     done
-    before=$(psql_drill "SELECT claimed_by || ' ' || max(claimed_until) FROM outbox_message
-                          WHERE status = 'PENDING' AND claimed_until > now() GROUP BY claimed_by")
+    # Freeze instance a (SIGSTOP) and look whose leases stand still: if one owner's do, instance a holds a lease
+    # and gets SIGKILL while frozen; if none does, it was between two batches: it goes on (SIGCONT) and the drill
+    # tries again. A kill at a random moment lands between two batches often enough (the claim of the next batch
+    # rolls back with the connection) that the drill measured the survivor's throughput instead of the takeover.
+    local attempt
+    for attempt in 1 2 3 4 5 6 7 8 9 10; do
+        kill -STOP "${INSTANCE_PID[a]}"
+        pause 0.3
+        before=$(psql_drill "SELECT claimed_by || ' ' || max(claimed_until) FROM outbox_message
+                              WHERE status = 'PENDING' AND claimed_until > now() GROUP BY claimed_by")
+        pause 0.5
+        after=$(psql_drill "SELECT claimed_by || ' ' || max(claimed_until) FROM outbox_message
+                             WHERE status = 'PENDING' AND claimed_until > now() GROUP BY claimed_by")
+        killed_owner=$(comm -12 <(sort <<<"$before") <(sort <<<"$after") | head -n 1 | cut -d' ' -f1)
+        [[ -z $killed_owner ]] || break
+        kill -CONT "${INSTANCE_PID[a]}"
+        pause "0.0$((RANDOM % 9 + 1))"
+    done
+    published=$(psql_drill "SELECT count(*) FILTER (WHERE status = 'PUBLISHED') - $warm FROM outbox_message")
     kill -KILL "${INSTANCE_PID[a]}"
     local kill_ms
     kill_ms=$(now_ms)
     wait "${INSTANCE_PID[a]}" 2>/dev/null || true
     unset 'INSTANCE_PID[a]'
-    log "killed instance a (SIGKILL) with $published of $KILL_ROWS rows published"
-    pause 1
-    # the killed relay's lease: an owner whose latest lease did not move after the kill
-    after=$(psql_drill "SELECT claimed_by || ' ' || max(claimed_until) FROM outbox_message
-                         WHERE status = 'PENDING' AND claimed_until > now() GROUP BY claimed_by")
-    killed_owner=$(comm -12 <(sort <<<"$before") <(sort <<<"$after") | head -n 1 | cut -d' ' -f1)
+    log "killed instance a (SIGKILL, frozen $attempt time(s) to find it holding a lease)" \
+        "with $published of $KILL_ROWS rows published"
     local orphans=0
     if [[ -n $killed_owner ]]; then
         lease_end=$(psql_drill "SELECT (extract(epoch FROM max(claimed_until)) * 1000)::bigint FROM outbox_message
@@ -400,6 +443,7 @@ drill_broker() {
     INSTANCE_RABBIT_PORT=$instance_rabbit_port start_instance a "$PORT_A"
     INSTANCE_RABBIT_PORT=$instance_rabbit_port start_instance b "$PORT_B"
     await_instances a b
+    warm_up
     local requests="$WORK/$DRILL-requests.txt" fault_end
     java "$DRILL_DIR/DrillLoad.java" --urls "http://127.0.0.1:$PORT_A,http://127.0.0.1:$PORT_B" --rate "$RATE" \
         --seconds "$LOAD_SECONDS" --out "$requests" >"$WORK/$DRILL-load.log" 2>&1 &
@@ -416,7 +460,8 @@ drill_broker() {
     grep '^LOAD' "$WORK/$DRILL-load.log" || true
     await_drain
     DRILL_NOTE="$BROKER_FAULT"
-    audit --requests "$requests" --fault-end "$fault_end"
+    cat "$WORK/$DRILL-warmup-requests.txt" "$requests" >"$WORK/$DRILL-all-requests.txt"
+    audit --requests "$WORK/$DRILL-all-requests.txt" --fault-end "$fault_end"
 }
 
 broker_control() { # cut|open through the proxy's control port
@@ -450,6 +495,7 @@ drill_db() {
     start_instance a "$PORT_A"
     start_instance b "$PORT_B"
     await_instances a b
+    warm_up
     local requests="$WORK/$DRILL-requests.txt" fault_end terminated
     java "$DRILL_DIR/DrillLoad.java" --urls "http://127.0.0.1:$PORT_A,http://127.0.0.1:$PORT_B" --rate "$RATE" \
         --seconds "$LOAD_SECONDS" --out "$requests" >"$WORK/$DRILL-load.log" 2>&1 &
@@ -464,7 +510,8 @@ drill_db() {
     grep '^LOAD' "$WORK/$DRILL-load.log" || true
     await_drain
     DRILL_NOTE="terminated=$terminated"
-    audit --requests "$requests" --fault-end "$fault_end"
+    cat "$WORK/$DRILL-warmup-requests.txt" "$requests" >"$WORK/$DRILL-all-requests.txt"
+    audit --requests "$WORK/$DRILL-all-requests.txt" --fault-end "$fault_end"
 }
 
 drill_skew() {
