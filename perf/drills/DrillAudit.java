@@ -243,6 +243,13 @@ public class DrillAudit {
                 try (ResultSet rs = st.executeQuery("SELECT count(*) FROM outbox_message WHERE attempts > 0")) {
                     figures.put("rows charged an attempt", rs.next() ? Long.toString(rs.getLong(1)) : "n/a");
                 }
+                // why they were charged: the relay's last error of each, grouped (reported only)
+                try (ResultSet rs = st.executeQuery("SELECT left(coalesce(last_error, '(none)'), 160), count(*)"
+                        + " FROM outbox_message WHERE attempts > 0 GROUP BY 1 ORDER BY 2 DESC LIMIT 5")) {
+                    while (rs.next()) {
+                        System.out.printf(Locale.ROOT, "  charged: %d x %s%n", rs.getLong(2), rs.getString(1));
+                    }
+                }
             } else {
                 figures.put("seconds to full drain after the fault ends", "n/a");
             }

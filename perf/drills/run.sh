@@ -293,6 +293,29 @@ warm_up() {
     await_drain
 }
 
+# the load generator is a JVM that compiles its source first (seconds on a busy machine): the fault's schedule
+# starts from its first committed order, not from its launch, or the fault met instances with no load at all
+await_load_started() { # orders committed before the launch
+    local started=$SECONDS
+    until (($(psql_drill "SELECT count(*) FROM orders") > $1)); do
+        kill -0 "$LOAD_PID" 2>/dev/null || die "the load generator exited: $(tail -n 5 "$WORK/$DRILL-load.log")"
+        ((SECONDS - started < 120)) || die "the load generator committed no order within 120 s"
+        sleep 0.1
+    done
+    log "load running"
+}
+
+audit_load() { # the generator's requests file, the fault's end: audits the warm-up's requests and the load's
+    cat "$WORK/$DRILL-warmup-requests.txt" "$1" >"$WORK/$DRILL-all-requests.txt"
+    audit --requests "$WORK/$DRILL-all-requests.txt" --fault-end "$2"
+}
+
+# the relays' leases: one line per owner, the owner and the latest end of its leases
+leases_by_owner() {
+    psql_drill "SELECT claimed_by || ' ' || max(claimed_until) FROM outbox_message
+                 WHERE status = 'PENDING' AND claimed_until > now() GROUP BY claimed_by"
+}
+
 # seeds N orders and their order.placed outbox rows in one transaction (as if written while no relay ran)
 seed_orders_sql() {
     cat <<SQL
@@ -391,11 +414,9 @@ drill_kill() {
     for attempt in 1 2 3 4 5 6 7 8 9 10; do
         kill -STOP "${INSTANCE_PID[a]}"
         pause 0.3
-        before=$(psql_drill "SELECT claimed_by || ' ' || max(claimed_until) FROM outbox_message
-                              WHERE status = 'PENDING' AND claimed_until > now() GROUP BY claimed_by")
+        before=$(leases_by_owner)
         pause 0.5
-        after=$(psql_drill "SELECT claimed_by || ' ' || max(claimed_until) FROM outbox_message
-                             WHERE status = 'PENDING' AND claimed_until > now() GROUP BY claimed_by")
+        after=$(leases_by_owner)
         killed_owner=$(comm -12 <(sort <<<"$before") <(sort <<<"$after") | head -n 1 | cut -d' ' -f1)
         [[ -z $killed_owner ]] || break
         kill -CONT "${INSTANCE_PID[a]}"
@@ -444,10 +465,12 @@ drill_broker() {
     INSTANCE_RABBIT_PORT=$instance_rabbit_port start_instance b "$PORT_B"
     await_instances a b
     warm_up
-    local requests="$WORK/$DRILL-requests.txt" fault_end
+    local requests="$WORK/$DRILL-requests.txt" fault_end orders_before
+    orders_before=$(psql_drill "SELECT count(*) FROM orders")
     java "$DRILL_DIR/DrillLoad.java" --urls "http://127.0.0.1:$PORT_A,http://127.0.0.1:$PORT_B" --rate "$RATE" \
         --seconds "$LOAD_SECONDS" --out "$requests" >"$WORK/$DRILL-load.log" 2>&1 &
     LOAD_PID=$!
+    await_load_started "$orders_before"
     pause 8
     log "broker down"
     broker_down
@@ -460,8 +483,7 @@ drill_broker() {
     grep '^LOAD' "$WORK/$DRILL-load.log" || true
     await_drain
     DRILL_NOTE="$BROKER_FAULT"
-    cat "$WORK/$DRILL-warmup-requests.txt" "$requests" >"$WORK/$DRILL-all-requests.txt"
-    audit --requests "$WORK/$DRILL-all-requests.txt" --fault-end "$fault_end"
+    audit_load "$requests" "$fault_end"
 }
 
 broker_control() { # cut|open through the proxy's control port
@@ -496,10 +518,12 @@ drill_db() {
     start_instance b "$PORT_B"
     await_instances a b
     warm_up
-    local requests="$WORK/$DRILL-requests.txt" fault_end terminated
+    local requests="$WORK/$DRILL-requests.txt" fault_end terminated orders_before
+    orders_before=$(psql_drill "SELECT count(*) FROM orders")
     java "$DRILL_DIR/DrillLoad.java" --urls "http://127.0.0.1:$PORT_A,http://127.0.0.1:$PORT_B" --rate "$RATE" \
         --seconds "$LOAD_SECONDS" --out "$requests" >"$WORK/$DRILL-load.log" 2>&1 &
     LOAD_PID=$!
+    await_load_started "$orders_before"
     pause 10
     terminated=$(psql_admin "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity
                                                     WHERE datname = '$DB_NAME' AND pid <> pg_backend_pid()) t")
@@ -510,8 +534,7 @@ drill_db() {
     grep '^LOAD' "$WORK/$DRILL-load.log" || true
     await_drain
     DRILL_NOTE="terminated=$terminated"
-    cat "$WORK/$DRILL-warmup-requests.txt" "$requests" >"$WORK/$DRILL-all-requests.txt"
-    audit --requests "$WORK/$DRILL-all-requests.txt" --fault-end "$fault_end"
+    audit_load "$requests" "$fault_end"
 }
 
 drill_skew() {
