@@ -430,18 +430,29 @@ drill_kill() {
     unset 'INSTANCE_PID[a]'
     log "killed instance a (SIGKILL, frozen $attempt time(s) to find it holding a lease)" \
         "with $published of $KILL_ROWS rows published"
-    local orphans=0
+    local orphans=0 orphan_ids="$WORK/$DRILL-orphans.txt" takeover=n/a
+    : >"$orphan_ids"
     if [[ -n $killed_owner ]]; then
         lease_end=$(psql_drill "SELECT (extract(epoch FROM max(claimed_until)) * 1000)::bigint FROM outbox_message
                                  WHERE claimed_by = '$killed_owner'")
-        orphans=$(psql_drill "SELECT count(*) FROM outbox_message WHERE claimed_by = '$killed_owner' AND status = 'PENDING'")
+        psql_drill "SELECT id FROM outbox_message WHERE claimed_by = '$killed_owner' AND status = 'PENDING'" \
+            >"$orphan_ids"
+        orphans=$(wc -l <"$orphan_ids")
         log "the killed relay ($killed_owner) left $orphans rows leased until $((lease_end - kill_ms)) ms after the kill"
     else
         lease_end=$kill_ms
         log "the killed relay held no lease that outlived the kill; the drain counts from the kill"
     fi
     await_drain
-    DRILL_NOTE="lease=$LEASE,orphans=$orphans"
+    # The takeover itself: when the last of the rows the killed relay held was delivered, after its lease ended.
+    # The drain figure also waits for the survivor to publish the rest, which on a slow machine can outlast it.
+    if [[ -s $orphan_ids ]]; then
+        takeover=$(awk -v end="$lease_end" 'NR == FNR { orphan[$1] = 1; next }
+                                             ($2 in orphan) && $1 > last { last = $1 }
+                                             END { printf "%.2f", (last - end) / 1000 }' "$orphan_ids" "$AUDIT")
+        log "the $orphans rows the killed relay held were all delivered $takeover s after its lease ended (takeover)"
+    fi
+    DRILL_NOTE="lease=$LEASE,orphans=$orphans,takeover=${takeover}s"
     audit --fault-end "$lease_end"
 }
 
