@@ -108,7 +108,8 @@ class RelayBenchmark {
                     median reported; warm-up %,d rows per relay
                     %s (%s); RabbitMQ %s (%s); %d CPUs, Java %s"""
                     .formatted(parameters.messages(), parameters.perAggregate(), parameters.batch(),
-                            parameters.rounds(), parameters.warmup(), postgresVersion(dataSource), TestPostgres.description(), queue.serverVersion(),
+                            parameters.rounds(), parameters.warmup(), postgresVersion(dataSource),
+                            TestPostgres.description(), queue.serverVersion(),
                             broker.foundBy(), Runtime.getRuntime().availableProcessors(),
                             System.getProperty("java.version"));
             System.out.println(report.render(header, List.of(
