@@ -293,11 +293,16 @@ warm_up() {
     await_drain
 }
 
-# the load generator is a JVM that compiles its source first (seconds on a busy machine): the fault's schedule
-# starts from its first committed order, not from its launch, or the fault met instances with no load at all
-await_load_started() { # orders committed before the launch
-    local started=$SECONDS
-    until (($(psql_drill "SELECT count(*) FROM orders") > $1)); do
+# Starts the drill's load in the background (LOAD_PID): RATE orders/s for LOAD_SECONDS, requests to the file
+# given. Returns once the load has committed its first order: the generator is a JVM that compiles its source
+# first (seconds on a busy machine), and a fault scheduled from its launch met instances with no load at all.
+start_load() { # the generator's requests file
+    local orders_before started=$SECONDS
+    orders_before=$(psql_drill "SELECT count(*) FROM orders")
+    java "$DRILL_DIR/DrillLoad.java" --urls "http://127.0.0.1:$PORT_A,http://127.0.0.1:$PORT_B" --rate "$RATE" \
+        --seconds "$LOAD_SECONDS" --out "$1" >"$WORK/$DRILL-load.log" 2>&1 &
+    LOAD_PID=$!
+    until (($(psql_drill "SELECT count(*) FROM orders") > orders_before)); do
         kill -0 "$LOAD_PID" 2>/dev/null || die "the load generator exited: $(tail -n 5 "$WORK/$DRILL-load.log")"
         ((SECONDS - started < 120)) || die "the load generator committed no order within 120 s"
         sleep 0.1
@@ -476,12 +481,8 @@ drill_broker() {
     INSTANCE_RABBIT_PORT=$instance_rabbit_port start_instance b "$PORT_B"
     await_instances a b
     warm_up
-    local requests="$WORK/$DRILL-requests.txt" fault_end orders_before
-    orders_before=$(psql_drill "SELECT count(*) FROM orders")
-    java "$DRILL_DIR/DrillLoad.java" --urls "http://127.0.0.1:$PORT_A,http://127.0.0.1:$PORT_B" --rate "$RATE" \
-        --seconds "$LOAD_SECONDS" --out "$requests" >"$WORK/$DRILL-load.log" 2>&1 &
-    LOAD_PID=$!
-    await_load_started "$orders_before"
+    local requests="$WORK/$DRILL-requests.txt" fault_end
+    start_load "$requests"
     pause 8
     log "broker down"
     broker_down
@@ -529,12 +530,8 @@ drill_db() {
     start_instance b "$PORT_B"
     await_instances a b
     warm_up
-    local requests="$WORK/$DRILL-requests.txt" fault_end terminated orders_before
-    orders_before=$(psql_drill "SELECT count(*) FROM orders")
-    java "$DRILL_DIR/DrillLoad.java" --urls "http://127.0.0.1:$PORT_A,http://127.0.0.1:$PORT_B" --rate "$RATE" \
-        --seconds "$LOAD_SECONDS" --out "$requests" >"$WORK/$DRILL-load.log" 2>&1 &
-    LOAD_PID=$!
-    await_load_started "$orders_before"
+    local requests="$WORK/$DRILL-requests.txt" fault_end terminated
+    start_load "$requests"
     pause 10
     terminated=$(psql_admin "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity
                                                     WHERE datname = '$DB_NAME' AND pid <> pg_backend_pid()) t")
