@@ -435,7 +435,7 @@ drill_kill() {
     unset 'INSTANCE_PID[a]'
     log "killed instance a (SIGKILL, frozen $attempt time(s) to find it holding a lease)" \
         "with $published of $KILL_ROWS rows published"
-    local orphans=0 orphan_ids="$WORK/$DRILL-orphans.txt" takeover=n/a
+    local orphans=0 orphan_ids="$WORK/$DRILL-orphans.txt" takeover=n/a recorded=n/a
     : >"$orphan_ids"
     if [[ -n $killed_owner ]]; then
         lease_end=$(psql_drill "SELECT (extract(epoch FROM max(claimed_until)) * 1000)::bigint FROM outbox_message
@@ -455,9 +455,12 @@ drill_kill() {
         takeover=$(awk -v end="$lease_end" 'NR == FNR { orphan[$1] = 1; next }
                                              ($2 in orphan) && $1 > last { last = $1 }
                                              END { printf "%.2f", (last - end) / 1000 }' "$orphan_ids" "$AUDIT")
-        log "the $orphans rows the killed relay held were all delivered $takeover s after its lease ended (takeover)"
+        recorded=$(psql_drill "SELECT round(((extract(epoch FROM max(published_at)) * 1000 - $lease_end) / 1000)::numeric, 2)
+                                 FROM outbox_message WHERE claimed_by IS NULL AND id IN ($(sed "s/.*/'&'/" "$orphan_ids" | paste -sd,))")
+        log "the $orphans rows the killed relay held were all delivered $takeover s after its lease ended (takeover;" \
+            "recorded published $recorded s after it)"
     fi
-    DRILL_NOTE="lease=$LEASE,orphans=$orphans,takeover=${takeover}s"
+    DRILL_NOTE="lease=$LEASE,orphans=$orphans,takeover=${takeover}s,recorded=${recorded:-n/a}s"
     audit --fault-end "$lease_end"
 }
 

@@ -15,6 +15,7 @@ import dev.bookstore.ordering.application.service.OrderingUseCases;
 import dev.bookstore.ordering.bootstrap.observability.OutboxStatsSnapshot;
 import dev.bookstore.ordering.bootstrap.relay.OutboxNotificationListener;
 import dev.bookstore.ordering.bootstrap.relay.OutboxRelayWorkers;
+import dev.bookstore.ordering.bootstrap.relay.PendingMessagesWakeUp;
 import dev.bookstore.ordering.bootstrap.relay.RelayConnectionPool;
 import dev.bookstore.ordering.bootstrap.relay.RelayWakeUp;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -51,17 +52,15 @@ class OutboxRelayConfiguration {
 
     /**
      * While rows are pending, every count of the statistics snapshot (every {@code stats.refresh-interval}) rings
-     * the relays: rows left leased by an instance that died are taken over within one count after their lease
-     * ends, not at the next idle poll (up to {@code poll-interval-when-notified}). An idle outbox (nothing pending)
-     * rings nothing and costs no transaction.
+     * the relays, and a lease that ends before the next count gets a count of its own just after its end
+     * ({@link PendingMessagesWakeUp}): rows left leased by an instance that died are taken over within milliseconds
+     * of their lease's end, not at the next idle poll (up to {@code poll-interval-when-notified}). An idle outbox
+     * (nothing pending) rings nothing and costs no transaction.
      */
     @Bean
     InitializingBean pendingRowsWakeTheRelays(ObjectProvider<OutboxStatsSnapshot> snapshot, RelayWakeUp wakeUp) {
-        return () -> snapshot.ifAvailable(stats -> stats.onEachCount(counted -> {
-            if (counted.pending() > 0) {
-                wakeUp.ring();
-            }
-        }));
+        return () -> snapshot.ifAvailable(stats -> stats.onEachCount(new PendingMessagesWakeUp(wakeUp,
+                stats.refreshInterval(), stats::countAgainIn)));
     }
 
     /**

@@ -91,6 +91,21 @@ public final class OutboxStatsSnapshot implements GetOutboxStatsQuery, SmartLife
         }
     }
 
+    /** How often the outbox is counted while it is not quiet. */
+    public Duration refreshInterval() {
+        return interval;
+    }
+
+    /**
+     * Counts once more {@code delay} from now, beside the counts every interval; nothing before {@link #start()} or
+     * after {@link #stop()}.
+     */
+    public synchronized void countAgainIn(Duration delay) {
+        if (scheduler != null) {
+            scheduler.schedule(this::refresh, delay.toNanos(), TimeUnit.NANOSECONDS);
+        }
+    }
+
     public Snapshot current() {
         return current;
     }

@@ -9,6 +9,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -114,6 +116,26 @@ class OutboxStatsSnapshotTest {
             snapshot.stop();
         }
         assertThat(snapshot.isRunning()).isFalse();
+    }
+
+    @Test
+    void countAgainInCountsOnceMoreBeforeTheNextIntervalAndNotAfterStop() throws InterruptedException {
+        CountDownLatch second = new CountDownLatch(2);
+        snapshot.onEachCount(stats -> second.countDown());
+        snapshot.countAgainIn(Duration.ofMillis(1));
+        assertThat(queries).as("not started: nothing scheduled").hasValue(0);
+
+        snapshot.start(); // counts at once; the next regular count is a minute away
+        try {
+            snapshot.countAgainIn(Duration.ofMillis(20));
+            assertThat(second.await(10, TimeUnit.SECONDS)).as("the extra count came").isTrue();
+            assertThat(queries).hasValue(2);
+        } finally {
+            snapshot.stop();
+        }
+        snapshot.countAgainIn(Duration.ofMillis(1));
+        assertThat(snapshot.isRunning()).isFalse();
+        assertThat(queries).hasValue(2);
     }
 
     @Test

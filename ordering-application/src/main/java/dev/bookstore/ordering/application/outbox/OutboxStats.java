@@ -11,6 +11,15 @@ import java.time.Duration;
  *                  deleted since
  * @param oldestPendingAge how long the oldest pending message has waited since the database stored it, by the
  *                         database's clock; zero when nothing is pending
+ * @param nextLeaseEnd how long until the first live lease on a pending message ends, by the database's clock; null
+ *                     when no pending message is leased. A relay that died holding a lease leaves its messages
+ *                     unclaimable until then: the relays of the other instances look again at that moment.
  */
-public record OutboxStats(long pending, long parked, long published, Duration oldestPendingAge) {
+public record OutboxStats(long pending, long parked, long published, Duration oldestPendingAge,
+                          Duration nextLeaseEnd) {
+
+    /** Numbers with no live lease among them. */
+    public OutboxStats(long pending, long parked, long published, Duration oldestPendingAge) {
+        this(pending, parked, published, oldestPendingAge, null);
+    }
 }

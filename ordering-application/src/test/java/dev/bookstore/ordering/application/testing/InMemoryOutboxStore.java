@@ -201,7 +201,12 @@ public final class InMemoryOutboxStore implements OutboxStore {
                 .map(oldest -> Duration.between(oldest, now))
                 .filter(age -> !age.isNegative())
                 .orElse(Duration.ZERO);
-        return new OutboxStats(pending, parked, publishedEver, oldestPendingAge);
+        Duration nextLeaseEnd = pending()
+                .filter(row -> row.isLeased(now))
+                .map(row -> Duration.between(now, row.claimedUntil))
+                .min(Comparator.naturalOrder())
+                .orElse(null);
+        return new OutboxStats(pending, parked, publishedEver, oldestPendingAge, nextLeaseEnd);
     }
 
     /** The row with this id. */

@@ -321,6 +321,25 @@ public abstract class OutboxStoreContract {
         assertThat(stats.oldestPendingAge()).isBetween(Duration.ofSeconds(5), Duration.ofSeconds(35));
     }
 
+    @Test
+    void statsTellWhenTheFirstLiveLeaseOnAPendingMessageEndsByTheStoresClock() {
+        append("order-a", OCCURRED);
+        assertThat(store().stats().nextLeaseEnd()).as("nothing leased").isNull();
+        OutboxMessage first = store().claim("relay-1", 1, LEASE, false).get(0);
+        letTimePass(Duration.ofSeconds(10));
+        append("order-b", OCCURRED);
+        OutboxMessage second = store().claim("relay-2", 1, LEASE, false).get(0);
+
+        assertThat(store().stats().nextLeaseEnd()).as("relay-1's, 20 s left of its 30")
+                .isBetween(Duration.ofSeconds(19), Duration.ofSeconds(20));
+        store().markPublished("relay-1", List.of(first.id()));
+        assertThat(store().stats().nextLeaseEnd()).as("relay-2's, now the first")
+                .isBetween(Duration.ofSeconds(29), LEASE);
+        letTimePass(LEASE.plusSeconds(1));
+        assertThat(store().stats().nextLeaseEnd()).as("an expired lease is no longer waited for").isNull();
+        assertThat(ids(store().claim("relay-1", 10, LEASE, false))).containsExactly(second.id());
+    }
+
     private OutboxMessage append(String aggregateId, Instant occurredAt) {
         OutboxMessage message = OutboxMessages.orderPlaced(aggregateId, occurredAt);
         store().append(message);

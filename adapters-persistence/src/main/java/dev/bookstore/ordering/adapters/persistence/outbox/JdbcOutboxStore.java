@@ -134,8 +134,10 @@ public class JdbcOutboxStore implements OutboxStore {
     public OutboxStats stats() {
         return jdbc.queryForObject(dialect.stats(), (rs, row) -> {
             long oldestMillis = rs.getLong(4);
+            long leaseEndMillis = rs.getLong(5);
+            Duration nextLeaseEnd = rs.wasNull() ? null : Duration.ofMillis(Math.max(leaseEndMillis, 0));
             return new OutboxStats(rs.getLong(1), rs.getLong(2), rs.getLong(3),
-                    Duration.ofMillis(Math.max(oldestMillis, 0)));
+                    Duration.ofMillis(Math.max(oldestMillis, 0)), nextLeaseEnd);
         });
     }
 

@@ -108,6 +108,9 @@ final class PostgresOutboxDialect implements OutboxDialect {
                        count(*) FILTER (WHERE status = 'PARKED'),
                        (SELECT sum(published) FROM outbox_published_count),
                        CAST(EXTRACT(EPOCH FROM now() - min(created_at) FILTER (WHERE status = 'PENDING')) * 1000
+                            AS bigint),
+                       CAST(CEIL(EXTRACT(EPOCH FROM min(claimed_until)
+                                FILTER (WHERE status = 'PENDING' AND claimed_until >= now()) - now()) * 1000)
                             AS bigint)
                   FROM outbox_message WHERE published_at IS NULL""";
     }

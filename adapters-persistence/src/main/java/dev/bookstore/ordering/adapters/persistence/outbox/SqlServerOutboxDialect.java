@@ -123,7 +123,10 @@ final class SqlServerOutboxDialect implements OutboxDialect {
                        SUM(CASE WHEN status = 'PARKED' THEN 1 ELSE 0 END),
                        (SELECT SUM(published) FROM outbox_published_count),
                        DATEDIFF_BIG(millisecond,
-                                    MIN(CASE WHEN status = 'PENDING' THEN created_at END), SYSDATETIMEOFFSET())
+                                    MIN(CASE WHEN status = 'PENDING' THEN created_at END), SYSDATETIMEOFFSET()),
+                       DATEDIFF_BIG(millisecond, SYSDATETIMEOFFSET(),
+                                    MIN(CASE WHEN status = 'PENDING' AND claimed_until >= SYSDATETIMEOFFSET()
+                                             THEN claimed_until END))
                   FROM outbox_message WHERE published_at IS NULL""";
     }
 

@@ -193,6 +193,18 @@ class OutboxDialectTest {
     }
 
     @Test
+    void theFirstLeaseEndIsMeasuredFromTheDatabasesNowOverLivePendingLeasesOnly() {
+        assertThat(POSTGRES.stats()).containsPattern("CEIL\\(EXTRACT\\(EPOCH FROM min\\(claimed_until\\)\\s+"
+                + "FILTER \\(WHERE status = 'PENDING' AND claimed_until >= now\\(\\)\\) - now\\(\\)\\) \\* 1000\\)");
+        assertThat(SQL_SERVER.stats()).containsPattern("DATEDIFF_BIG\\(millisecond, SYSDATETIMEOFFSET\\(\\),\\s+"
+                + "MIN\\(CASE WHEN status = 'PENDING' AND claimed_until >= SYSDATETIMEOFFSET\\(\\)\\s+"
+                + "THEN claimed_until END\\)\\)");
+        for (OutboxDialect dialect : List.of(POSTGRES, SQL_SERVER)) {
+            assertThat(columns(dialect.stats())).as(dialect.name()).isEqualTo(5);
+        }
+    }
+
+    @Test
     void aRetryIsDueTheDelayAfterTheDatabasesNow() {
         assertThat(POSTGRES.recordFailure())
                 .contains("next_attempt_at = COALESCE(now() + ? * interval '1 millisecond', next_attempt_at)");
@@ -404,6 +416,22 @@ class OutboxDialectTest {
         int end = matcher.end();
         assertThat(matcher.find()).as("a second '%s?' in %s", before, sql).isFalse();
         return placeholders(sql.substring(0, end));
+    }
+
+    /** How many columns a {@code SELECT} returns: its commas outside parentheses, before its last {@code FROM}, plus one. */
+    private static int columns(String select) {
+        String list = select.substring(select.indexOf("SELECT") + "SELECT".length(), select.lastIndexOf("FROM"));
+        int depth = 0;
+        int columns = 1;
+        for (char c : list.toCharArray()) {
+            switch (c) {
+                case '(' -> depth++;
+                case ')' -> depth--;
+                case ',' -> columns += depth == 0 ? 1 : 0;
+                default -> { }
+            }
+        }
+        return columns;
     }
 
     private static int occurrences(String text, String part) {
