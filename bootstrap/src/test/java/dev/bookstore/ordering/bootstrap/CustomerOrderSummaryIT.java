@@ -229,7 +229,8 @@ class CustomerOrderSummaryIT {
         TransactionTemplate inTransaction = new TransactionTemplate(transactions);
 
         inTransaction.executeWithoutResult(status -> publications.markProcessing(id));
-        assertThat(statusOf(id)).isEqualTo("PROCESSING");
+        assertThat(statusOf(id)).as("processing only tells the thread which publication it handles")
+                .isEqualTo("PUBLISHED");
         inTransaction.executeWithoutResult(status -> publications.markFailed(id));
         assertThat(statusOf(id)).isEqualTo("FAILED");
         inTransaction.executeWithoutResult(status -> publications.markCompleted(id, Instant.now()));
@@ -239,6 +240,47 @@ class CustomerOrderSummaryIT {
                 .isZero();
         assertThat(statusOf(other)).isEqualTo("PUBLISHED");
         jdbc.update("DELETE FROM event_publication WHERE id = ?", other);
+    }
+
+    @Test
+    void aListenerCompletesItsPublicationWithItsOwnTransactionAndTheRegistrysCompletionThenWritesNothing() {
+        NativeStatusEventPublications registry = (NativeStatusEventPublications) publications;
+        UUID id = UUID.randomUUID();
+        storePublication(id);
+        TransactionTemplate inTransaction = new TransactionTemplate(transactions);
+        // this test's thread plays the listener thread: Modulith's calls, then the listener's transaction
+
+        assertThat(registry.completeInCurrentTransaction()).as("nothing handed over on this thread").isFalse();
+        inTransaction.executeWithoutResult(status -> registry.markProcessing(id));
+        inTransaction.executeWithoutResult(status -> {
+            assertThat(registry.completeInCurrentTransaction()).isTrue();
+            status.setRollbackOnly(); // the listener failed
+        });
+        assertThat(statusOf(id)).as("rolled back with the listener's effect").isEqualTo("PUBLISHED");
+        inTransaction.executeWithoutResult(status -> registry.markFailed(id));
+        assertThat(statusOf(id)).isEqualTo("FAILED");
+
+        inTransaction.executeWithoutResult(status -> registry.markProcessing(id)); // handed over again
+        inTransaction.executeWithoutResult(status -> assertThat(registry.completeInCurrentTransaction()).isTrue());
+        assertThat(publicationsWithId(id)).as("deleted with the listener's commit").isZero();
+
+        // The registry's completion after such a listener writes nothing: a row stored again under the id stays.
+        storePublication(id);
+        inTransaction.executeWithoutResult(status -> registry.markCompleted(id, Instant.now()));
+        assertThat(publicationsWithId(id)).isOne();
+        // Without a listener that completed it, the registry's completion deletes it, as before.
+        inTransaction.executeWithoutResult(status -> registry.markCompleted(id, Instant.now()));
+        assertThat(publicationsWithId(id)).isZero();
+    }
+
+    private void storePublication(UUID id) {
+        jdbc.update("INSERT INTO event_publication (id, listener_id, event_type, serialized_event, "
+                + "publication_date, status, completion_attempts) VALUES (?, 'test.listener', 'test.Event', "
+                + "'{}', now(), 'PUBLISHED', 0)", id);
+    }
+
+    private long publicationsWithId(UUID id) {
+        return jdbc.queryForObject("SELECT count(*) FROM event_publication WHERE id = ?", Long.class, id);
     }
 
     @Test

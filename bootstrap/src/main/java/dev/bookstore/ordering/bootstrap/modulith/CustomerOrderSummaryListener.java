@@ -1,5 +1,6 @@
 package dev.bookstore.ordering.bootstrap.modulith;
 
+import dev.bookstore.ordering.adapters.persistence.modulith.NativeStatusEventPublications;
 import dev.bookstore.ordering.application.port.in.SummarizeOrderEventsUseCase;
 import dev.bookstore.ordering.domain.order.OrderCancelled;
 import dev.bookstore.ordering.domain.order.OrderPlaced;
@@ -9,10 +10,12 @@ import org.springframework.stereotype.Component;
 /**
  * The in-process consumer of the order events, through Spring Modulith: when the order's transaction publishes an
  * event, the JPA event publication registry stores one publication per listener method in that same transaction;
- * after the commit the method runs asynchronously, in a transaction of its own, and the publication is completed
- * (deleted) only when it returns. A method that throws, or a process that dies first, leaves the publication
- * incomplete: it is resubmitted on restart and by {@link IncompletePublicationsResubmission}. The use case counts
- * each event id once, so a resubmission, or the same publication resubmitted by two instances, counts once.
+ * after the commit the method runs asynchronously, in a transaction of its own, which also completes (deletes) the
+ * publication ({@link NativeStatusEventPublications#completeInCurrentTransaction()}): the summary's change and the
+ * completion commit together, in one transaction per event. A method that throws, or a process that dies first,
+ * leaves the publication incomplete: it is resubmitted on restart and by {@link IncompletePublicationsResubmission}.
+ * The use case counts each event id once, so a resubmission, or the same publication resubmitted by two instances,
+ * counts once.
  *
  * <p>The listener ids are stored with every publication and matched on resubmission: they are part of the
  * registry's data and must not change between releases.
@@ -24,18 +27,22 @@ public class CustomerOrderSummaryListener {
     public static final String ORDER_CANCELLED_ID = "customer-order-summary.order-cancelled";
 
     private final SummarizeOrderEventsUseCase summarize;
+    private final NativeStatusEventPublications publications;
 
-    CustomerOrderSummaryListener(SummarizeOrderEventsUseCase summarize) {
+    CustomerOrderSummaryListener(SummarizeOrderEventsUseCase summarize, NativeStatusEventPublications publications) {
         this.summarize = summarize;
+        this.publications = publications;
     }
 
     @ApplicationModuleListener(id = ORDER_PLACED_ID)
     void on(OrderPlaced event) {
         summarize.orderPlaced(event);
+        publications.completeInCurrentTransaction();
     }
 
     @ApplicationModuleListener(id = ORDER_CANCELLED_ID)
     void on(OrderCancelled event) {
         summarize.orderCancelled(event);
+        publications.completeInCurrentTransaction();
     }
 }

@@ -20,7 +20,7 @@ class EventPublicationRepositoryConfiguration {
 
     @Bean
     @Primary
-    EventPublicationRepository nativeStatusEventPublications(
+    NativeStatusEventPublications nativeStatusEventPublications(
             @Qualifier("jpaEventPublicationRepository") EventPublicationRepository jpa, EntityManager entityManager,
             EventSerializer serializer, Environment environment) {
         return new NativeStatusEventPublications(jpa, entityManager, serializer,

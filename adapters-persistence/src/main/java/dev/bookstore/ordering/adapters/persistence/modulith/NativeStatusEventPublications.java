@@ -12,15 +12,17 @@ import org.springframework.modulith.events.core.EventSerializer;
 import org.springframework.modulith.events.core.EventPublicationRepository;
 import org.springframework.modulith.events.core.PublicationTargetIdentifier;
 import org.springframework.modulith.events.core.TargetEventPublication;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Spring Modulith's JPA event publication repository with its per-event writes issued as native SQL through the same
- * {@link EntityManager}, in the same transactions: the insert in the order's transaction, and the three state changes
+ * {@link EntityManager}, in the same transactions: the insert in the order's transaction, and the state changes
  * after it.
  *
- * <p>Every in-process event costs the registry two writes after the order's commit: "processing" when its listener
- * starts and "completed" (a delete, {@code completion-mode: delete}) when it returns, each in a transaction of its
- * own. The JPA repository issues both as HQL {@code update}/{@code delete} statements, and Hibernate 7 never caches
+ * <p>Spring Modulith's registry changes a publication's state twice after the order's commit: "processing" when its
+ * listener starts and "completed" (a delete, {@code completion-mode: delete}) when it returns, each in a transaction
+ * of its own (and "failed" when the listener throws). The JPA repository issues them as HQL {@code update}/{@code delete} statements, and Hibernate 7 never caches
  * the plan of a non-select HQL statement ({@code SqmInterpretationsKey.generateNonSelectKey} returns no key): each
  * call parsed and translated its HQL again, which a profile of the order benchmark showed as 60 % of each registry
  * call and about 7 % of the service's CPU per order. The statements here are the SQL those HQL statements
@@ -34,6 +36,17 @@ import org.springframework.modulith.events.core.TargetEventPublication;
  * 10 % of a request's CPU in the profile of 2026-12-02. The event is serialized by the same {@link EventSerializer}
  * and the event type stored as the entity stores a {@code Class} (its name); {@code CustomerOrderSummaryIT} reads
  * such a row back through the JPA repository.
+ *
+ * <p><b>Completion in the listener's own transaction.</b> Spring Modulith runs a listener between two registry
+ * calls of its own, each in a transaction of its own ({@code REQUIRES_NEW}): "processing" before it, "completed"
+ * after it; with the listener's, three transactions and three commits per event (a profile of the order benchmark
+ * put them at 60 % of the listener threads' CPU). Here "processing" writes nothing: it only remembers, for the
+ * listener thread, which publication is being handed over (nothing in this project reads the PROCESSING status:
+ * the sweep of abandoned publications treats it as PUBLISHED). A listener that calls
+ * {@link #completeInCurrentTransaction()} deletes its publication in its own transaction, so its effect and the
+ * completion commit or roll back together, and the "completed" call after it finds nothing left to do: one commit
+ * per event, and no window in which the effect is committed but the publication is not. A listener that does not
+ * call it is completed as before, by the registry's call after it returns.
  *
  * <p>Everything else (reading, resubmitting, deleting in bulk) is the JPA repository's own. In a completion mode
  * other than {@code delete}, completing goes to the JPA repository too.
@@ -54,13 +67,18 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
     /** The JPA repository's {@code DELETE_BY_ID} in completion mode {@code delete}. Both databases. */
     static final String DELETE_BY_ID = "DELETE FROM event_publication WHERE id = ?1";
 
+    /** The publication Spring Modulith hands to the listener that runs next on this thread. */
+    private static final ThreadLocal<UUID> HANDED_OVER = new ThreadLocal<>();
+    /** The publication the listener on this thread deleted in its transaction, which committed. */
+    private static final ThreadLocal<UUID> COMPLETED_WITH_LISTENER = new ThreadLocal<>();
+
     private final EventPublicationRepository jpa;
     private final EntityManager entityManager;
     private final EventSerializer serializer;
     private final boolean completionDeletes;
 
     /**
-     * @param jpa the JPA repository everything but the three state changes goes to
+     * @param jpa the JPA repository everything but the insert and the state changes goes to
      * @param entityManager the shared, transaction-bound entity manager the JPA repository uses
      * @param serializer the serializer the JPA repository uses for the events
      * @param completionDeletes whether {@code spring.modulith.events.completion-mode} is {@code delete}
@@ -99,23 +117,60 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
         return publication;
     }
 
+    /**
+     * Remembers, for this thread, the publication whose listener runs next on it; writes nothing (see the class
+     * comment). Spring Modulith calls it on the listener's thread, just before the listener.
+     */
     @Override
     public void markProcessing(UUID identifier) {
-        updateStatus(identifier, Status.PROCESSING);
+        COMPLETED_WITH_LISTENER.remove();
+        HANDED_OVER.set(identifier);
+    }
+
+    /**
+     * Deletes the publication being handed to the listener that runs on this thread, in the transaction of that
+     * listener, which must be active: its effect and the completion then commit together, and the registry's
+     * completion after the listener writes nothing. Does nothing (and answers false) where the registry did not say
+     * which publication it hands over, or where completion does not delete; the registry completes it then.
+     *
+     * @return whether the publication is completed with the current transaction
+     */
+    public boolean completeInCurrentTransaction() {
+        UUID identifier = HANDED_OVER.get();
+        if (identifier == null || !completionDeletes) {
+            return false;
+        }
+        if (!TransactionSynchronizationManager.isActualTransactionActive()) {
+            throw new IllegalStateException("A publication is completed with its listener's transaction; none is active");
+        }
+        HANDED_OVER.remove();
+        statement(DELETE_BY_ID).setParameter(1, identifier).executeUpdate();
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public void afterCommit() {
+                COMPLETED_WITH_LISTENER.set(identifier);
+            }
+        });
+        return true;
     }
 
     @Override
     public void markFailed(UUID identifier) {
+        HANDED_OVER.remove();
+        COMPLETED_WITH_LISTENER.remove();
         updateStatus(identifier, Status.FAILED);
     }
 
     @Override
     public void markCompleted(UUID identifier, Instant completionDate) {
+        HANDED_OVER.remove();
+        boolean completedWithListener = identifier.equals(COMPLETED_WITH_LISTENER.get());
+        COMPLETED_WITH_LISTENER.remove();
         if (!completionDeletes) {
             jpa.markCompleted(identifier, completionDate);
-            return;
+        } else if (!completedWithListener) {
+            statement(DELETE_BY_ID).setParameter(1, identifier).executeUpdate();
         }
-        statement(DELETE_BY_ID).setParameter(1, identifier).executeUpdate();
     }
 
     private void updateStatus(UUID identifier, Status status) {
