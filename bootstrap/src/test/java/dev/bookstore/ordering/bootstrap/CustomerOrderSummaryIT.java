@@ -20,6 +20,7 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -108,6 +109,34 @@ class CustomerOrderSummaryIT {
     @AfterEach
     void removeFailures() {
         jdbc.execute("DROP TRIGGER IF EXISTS summary_fails ON customer_order_summary_event");
+        jdbc.execute("DROP TRIGGER IF EXISTS log_summary_event ON customer_order_summary_event");
+        jdbc.execute("DROP TRIGGER IF EXISTS log_publication ON event_publication");
+    }
+
+    @Test
+    void theListenersEffectAndItsPublicationsCompletionAreOneTransactionAndProcessingWritesNothing() {
+        // Triggers note every write of the listener's path with the transaction that made it.
+        jdbc.execute("CREATE TABLE IF NOT EXISTS test_write_log (write text, tx bigint)");
+        jdbc.execute("TRUNCATE test_write_log");
+        jdbc.execute("""
+                CREATE OR REPLACE FUNCTION log_write() RETURNS trigger AS $$
+                BEGIN
+                  INSERT INTO test_write_log VALUES (TG_TABLE_NAME || ' ' || TG_OP, txid_current());
+                  RETURN NULL;
+                END $$ LANGUAGE plpgsql""");
+        jdbc.execute("CREATE TRIGGER log_summary_event AFTER INSERT ON customer_order_summary_event "
+                + "FOR EACH ROW EXECUTE FUNCTION log_write()");
+        jdbc.execute("CREATE TRIGGER log_publication AFTER UPDATE OR DELETE ON event_publication "
+                + "FOR EACH ROW EXECUTE FUNCTION log_write()");
+
+        assertThat(http.postJson("/orders", HttpJson.orderJson(customer.toString(), 1)).status()).isEqualTo(201);
+        await().atMost(WAIT).until(() -> incompletePublications() == 0
+                && summaries.summaryOf(new CustomerId(customer)).ordersPlaced() == 1);
+
+        List<Map<String, Object>> writes = jdbc.queryForList("SELECT write, tx FROM test_write_log");
+        assertThat(writes).extracting(row -> row.get("write"))
+                .containsExactlyInAnyOrder("customer_order_summary_event INSERT", "event_publication DELETE");
+        assertThat(writes).extracting(row -> row.get("tx")).as("one transaction").containsOnly(writes.get(0).get("tx"));
     }
 
     @Test
@@ -245,27 +274,38 @@ class CustomerOrderSummaryIT {
     @Test
     void aListenerCompletesItsPublicationWithItsOwnTransactionAndTheRegistrysCompletionThenWritesNothing() {
         NativeStatusEventPublications registry = (NativeStatusEventPublications) publications;
-        UUID id = UUID.randomUUID();
-        storePublication(id);
+        TestEvent event = new TestEvent(UUID.randomUUID(), "completed by its listener");
+        UUID id = storePublication(event);
         TransactionTemplate inTransaction = new TransactionTemplate(transactions);
         // this test's thread plays the listener thread: Modulith's calls, then the listener's transaction
 
-        assertThat(registry.completeInCurrentTransaction()).as("nothing handed over on this thread").isFalse();
+        assertThat(registry.completeInCurrentTransaction(event, LISTENER)).as("nothing handed over on this thread")
+                .isFalse();
         inTransaction.executeWithoutResult(status -> registry.markProcessing(id));
         inTransaction.executeWithoutResult(status -> {
-            assertThat(registry.completeInCurrentTransaction()).isTrue();
+            assertThat(registry.completeInCurrentTransaction(event, LISTENER)).isTrue();
             status.setRollbackOnly(); // the listener failed
         });
         assertThat(statusOf(id)).as("rolled back with the listener's effect").isEqualTo("PUBLISHED");
         inTransaction.executeWithoutResult(status -> registry.markFailed(id));
         assertThat(statusOf(id)).isEqualTo("FAILED");
 
+        // A hand-over is never taken for another event's or another listener's publication.
+        inTransaction.executeWithoutResult(status -> registry.markProcessing(id));
+        inTransaction.executeWithoutResult(status -> assertThat(registry.completeInCurrentTransaction(
+                new TestEvent(UUID.randomUUID(), "another event"), LISTENER)).isFalse());
+        inTransaction.executeWithoutResult(status -> registry.markProcessing(id));
+        inTransaction.executeWithoutResult(status -> assertThat(registry.completeInCurrentTransaction(
+                event, "another.listener")).isFalse());
+        assertThat(publicationsWithId(id)).isOne();
+
         inTransaction.executeWithoutResult(status -> registry.markProcessing(id)); // handed over again
-        inTransaction.executeWithoutResult(status -> assertThat(registry.completeInCurrentTransaction()).isTrue());
+        inTransaction.executeWithoutResult(
+                status -> assertThat(registry.completeInCurrentTransaction(event, LISTENER)).isTrue());
         assertThat(publicationsWithId(id)).as("deleted with the listener's commit").isZero();
 
         // The registry's completion after such a listener writes nothing: a row stored again under the id stays.
-        storePublication(id);
+        storePublication(event, id);
         inTransaction.executeWithoutResult(status -> registry.markCompleted(id, Instant.now()));
         assertThat(publicationsWithId(id)).isOne();
         // Without a listener that completed it, the registry's completion deletes it, as before.
@@ -273,10 +313,22 @@ class CustomerOrderSummaryIT {
         assertThat(publicationsWithId(id)).isZero();
     }
 
-    private void storePublication(UUID id) {
-        jdbc.update("INSERT INTO event_publication (id, listener_id, event_type, serialized_event, "
-                + "publication_date, status, completion_attempts) VALUES (?, 'test.listener', 'test.Event', "
-                + "'{}', now(), 'PUBLISHED', 0)", id);
+    private static final String LISTENER = "test.completing-listener";
+
+    private UUID storePublication(TestEvent event) {
+        return storePublication(event, null);
+    }
+
+    /** Stores a publication of {@code event} for {@link #LISTENER}, as the order's transaction does; under {@code id}. */
+    private UUID storePublication(TestEvent event, UUID id) {
+        TargetEventPublication publication = TargetEventPublication.of(event, PublicationTargetIdentifier.of(LISTENER),
+                Instant.now());
+        new TransactionTemplate(transactions).executeWithoutResult(status -> publications.create(publication));
+        if (id != null) {
+            jdbc.update("UPDATE event_publication SET id = ? WHERE id = ?", id, publication.getIdentifier());
+            return id;
+        }
+        return publication.getIdentifier();
     }
 
     private long publicationsWithId(UUID id) {

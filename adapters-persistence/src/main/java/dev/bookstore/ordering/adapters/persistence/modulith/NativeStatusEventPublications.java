@@ -43,7 +43,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * put them at 60 % of the listener threads' CPU). Here "processing" writes nothing: it only remembers, for the
  * listener thread, which publication is being handed over (nothing in this project reads the PROCESSING status:
  * the sweep of abandoned publications treats it as PUBLISHED). A listener that calls
- * {@link #completeInCurrentTransaction()} deletes its publication in its own transaction, so its effect and the
+ * {@link #completeInCurrentTransaction(Object, String)} deletes its publication in its own transaction, so its effect and the
  * completion commit or roll back together, and the "completed" call after it finds nothing left to do: one commit
  * per event, and no window in which the effect is committed but the publication is not. A listener that does not
  * call it is completed as before, by the registry's call after it returns.
@@ -63,6 +63,13 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
     /** The JPA repository's {@code UPDATE} statement (status changes only once per value). Both databases. */
     static final String UPDATE_STATUS =
             "UPDATE event_publication SET status = ?1 WHERE id = ?2 AND status <> ?1";
+
+    /**
+     * A listener's completion of the publication handed to it: by id, and only if the row is that listener's
+     * publication of that event, so a hand-over that outlived its listener never completes another's. Both databases.
+     */
+    static final String DELETE_HANDED_OVER =
+            "DELETE FROM event_publication WHERE id = ?1 AND listener_id = ?2 AND serialized_event = ?3";
 
     /** The JPA repository's {@code DELETE_BY_ID} in completion mode {@code delete}. Both databases. */
     static final String DELETE_BY_ID = "DELETE FROM event_publication WHERE id = ?1";
@@ -131,11 +138,14 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
      * Deletes the publication being handed to the listener that runs on this thread, in the transaction of that
      * listener, which must be active: its effect and the completion then commit together, and the registry's
      * completion after the listener writes nothing. Does nothing (and answers false) where the registry did not say
-     * which publication it hands over, or where completion does not delete; the registry completes it then.
+     * which publication it hands over, where the row handed over is not this listener's publication of this event,
+     * or where completion does not delete; the registry completes it then, as for any listener.
      *
+     * @param event the event the listener handles
+     * @param listenerId the listener's id ({@code @ApplicationModuleListener(id = ...)})
      * @return whether the publication is completed with the current transaction
      */
-    public boolean completeInCurrentTransaction() {
+    public boolean completeInCurrentTransaction(Object event, String listenerId) {
         UUID identifier = HANDED_OVER.get();
         if (identifier == null || !completionDeletes) {
             return false;
@@ -144,7 +154,14 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
             throw new IllegalStateException("A publication is completed with its listener's transaction; none is active");
         }
         HANDED_OVER.remove();
-        statement(DELETE_BY_ID).setParameter(1, identifier).executeUpdate();
+        int deleted = statement(DELETE_HANDED_OVER)
+                .setParameter(1, identifier)
+                .setParameter(2, listenerId)
+                .setParameter(3, serializer.serialize(event).toString())
+                .executeUpdate();
+        if (deleted == 0) {
+            return false;
+        }
         TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
             @Override
             public void afterCommit() {
@@ -193,6 +210,8 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
 
     @Override
     public void markCompleted(Object event, PublicationTargetIdentifier identifier, Instant completionDate) {
+        HANDED_OVER.remove();
+        COMPLETED_WITH_LISTENER.remove();
         jpa.markCompleted(event, identifier, completionDate);
     }
 

@@ -50,6 +50,16 @@ class NativeStatusEventPublicationsTest {
         assertPortable(NativeStatusEventPublications.DELETE_BY_ID);
     }
 
+    @Test
+    void aListenersCompletionDeletesOneRowByIdOnlyWhenItIsThatListenersPublicationOfThatEvent() throws Exception {
+        Delete delete = (Delete) CCJSqlParserUtil.parse(NativeStatusEventPublications.DELETE_HANDED_OVER);
+
+        assertThat(delete.getTable().getName()).isEqualTo("event_publication");
+        assertThat(delete.getWhere().toString())
+                .isEqualTo("id = ?1 AND listener_id = ?2 AND serialized_event = ?3");
+        assertPortable(NativeStatusEventPublications.DELETE_HANDED_OVER);
+    }
+
     private static void assertPortable(String sql) {
         assertThat(sql).doesNotContainPattern("(?i)\\bLIMIT\\b|\\bTOP\\b|::|now\\(|RETURNING|OUTPUT|\\bILIKE\\b");
     }
