@@ -319,7 +319,7 @@ class CustomerOrderSummaryIT {
         return storePublication(event, null);
     }
 
-    /** Stores a publication of {@code event} for {@link #LISTENER}, as the order's transaction does; under {@code id}. */
+    /** Stores a publication of {@code event} for {@link #LISTENER}, as the order's transaction does, as {@code id}. */
     private UUID storePublication(TestEvent event, UUID id) {
         TargetEventPublication publication = TargetEventPublication.of(event, PublicationTargetIdentifier.of(LISTENER),
                 Instant.now());

@@ -9,13 +9,13 @@ import org.springframework.stereotype.Component;
 
 /**
  * The in-process consumer of the order events, through Spring Modulith: when the order's transaction publishes an
- * event, the JPA event publication registry stores one publication per listener method in that same transaction;
- * after the commit the method runs asynchronously, in a transaction of its own, which also completes (deletes) the
- * publication ({@link NativeStatusEventPublications#completeInCurrentTransaction(Object, String)}): the summary's change and the
- * completion commit together, in one transaction per event. A method that throws, or a process that dies first,
- * leaves the publication incomplete: it is resubmitted on restart and by {@link IncompletePublicationsResubmission}.
- * The use case counts each event id once, so a resubmission, or the same publication resubmitted by two instances,
- * counts once.
+ * event, the JPA event publication registry stores one publication per listener method in that same transaction; after
+ * the commit the method runs asynchronously, in a transaction of its own, which also completes (deletes) the
+ * publication ({@link NativeStatusEventPublications#completeInCurrentTransaction(Object, String)}): the summary's
+ * change and the completion commit together, in one transaction per event. A method that throws, or a process that dies
+ * first, leaves the publication incomplete: it is resubmitted on restart and by
+ * {@link IncompletePublicationsResubmission}. The use case counts each event id once, so a resubmission, or the same
+ * publication resubmitted by two instances, counts once.
  *
  * <p>The listener ids are stored with every publication and matched on resubmission: they are part of the
  * registry's data and must not change between releases.

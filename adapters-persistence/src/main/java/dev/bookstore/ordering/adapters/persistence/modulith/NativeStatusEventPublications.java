@@ -21,14 +21,14 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * after it.
  *
  * <p>Spring Modulith's registry changes a publication's state twice after the order's commit: "processing" when its
- * listener starts and "completed" (a delete, {@code completion-mode: delete}) when it returns, each in a transaction
- * of its own (and "failed" when the listener throws). The JPA repository issues them as HQL {@code update}/{@code delete} statements, and Hibernate 7 never caches
- * the plan of a non-select HQL statement ({@code SqmInterpretationsKey.generateNonSelectKey} returns no key): each
- * call parsed and translated its HQL again, which a profile of the order benchmark showed as 60 % of each registry
- * call and about 7 % of the service's CPU per order. The statements here are the SQL those HQL statements
- * translate to, with the same conditions; Hibernate binds the parameters by their Java types through the
- * dialect (the id as a {@link UUID}, the status as its name, as the entity maps it). Checked on PostgreSQL by
- * {@code CustomerOrderSummaryIT}; on SQL Server only by the dialect-level test here.
+ * listener starts and "completed" (a delete, {@code completion-mode: delete}) when it returns, each in a transaction of
+ * its own (and "failed" when the listener throws). The JPA repository issues them as HQL {@code update}/{@code delete}
+ * statements, and Hibernate 7 never caches the plan of a non-select HQL statement ({@code
+ * SqmInterpretationsKey.generateNonSelectKey} returns no key): each call parsed and translated its HQL again, which a
+ * profile of the order benchmark showed as 60 % of each registry call and about 7 % of the service's CPU per order. The
+ * statements here are the SQL those HQL statements translate to, with the same conditions; Hibernate binds the
+ * parameters by their Java types through the dialect (the id as a {@link UUID}, the status as its name, as the entity
+ * maps it). Checked on PostgreSQL by {@code CustomerOrderSummaryIT}; on SQL Server only by the dialect-level test here.
  *
  * <p>The insert ({@link #create}) is the row the JPA repository's entity would be flushed as, written at once: the
  * order's transaction otherwise holds no JPA entity (the order and the outbox row are plain SQL), and persisting
@@ -37,16 +37,16 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * and the event type stored as the entity stores a {@code Class} (its name); {@code CustomerOrderSummaryIT} reads
  * such a row back through the JPA repository.
  *
- * <p><b>Completion in the listener's own transaction.</b> Spring Modulith runs a listener between two registry
- * calls of its own, each in a transaction of its own ({@code REQUIRES_NEW}): "processing" before it, "completed"
- * after it; with the listener's, three transactions and three commits per event (a profile of the order benchmark
- * put them at 60 % of the listener threads' CPU). Here "processing" writes nothing: it only remembers, for the
- * listener thread, which publication is being handed over (nothing in this project reads the PROCESSING status:
- * the sweep of abandoned publications treats it as PUBLISHED). A listener that calls
- * {@link #completeInCurrentTransaction(Object, String)} deletes its publication in its own transaction, so its effect and the
- * completion commit or roll back together, and the "completed" call after it finds nothing left to do: one commit
- * per event, and no window in which the effect is committed but the publication is not. A listener that does not
- * call it is completed as before, by the registry's call after it returns.
+ * <p><b>Completion in the listener's own transaction.</b> Spring Modulith runs a listener between two registry calls of
+ * its own, each in a transaction of its own ({@code REQUIRES_NEW}): "processing" before it, "completed" after it; with
+ * the listener's, three transactions and three commits per event (a profile of the order benchmark put them at 60 % of
+ * the listener threads' CPU). Here "processing" writes nothing: it only remembers, for the listener thread, which
+ * publication is being handed over (nothing in this project reads the PROCESSING status: the sweep of abandoned
+ * publications treats it as PUBLISHED). A listener that calls {@link #completeInCurrentTransaction(Object, String)}
+ * deletes its publication in its own transaction, so its effect and the completion commit or roll back together, and
+ * the "completed" call after it finds nothing left to do: one commit per event, and no window in which the effect is
+ * committed but the publication is not. A listener that does not call it is completed as before, by the registry's call
+ * after it returns.
  *
  * <p>Everything else (reading, resubmitting, deleting in bulk) is the JPA repository's own. In a completion mode
  * other than {@code delete}, completing goes to the JPA repository too.
@@ -114,7 +114,7 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
                 .setParameter(1, publication.getIdentifier())
                 .setParameter(2, publication.getTargetIdentifier().getValue())
                 .setParameter(3, event.getClass().getName())
-                .setParameter(4, serializer.serialize(event).toString())
+                .setParameter(4, serialized(event))
                 .setParameter(5, publication.getPublicationDate())
                 // the entity's constructor turns a missing status into PROCESSING
                 .setParameter(6, (status != null ? status : Status.PROCESSING).name())
@@ -151,13 +151,14 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
             return false;
         }
         if (!TransactionSynchronizationManager.isActualTransactionActive()) {
-            throw new IllegalStateException("A publication is completed with its listener's transaction; none is active");
+            throw new IllegalStateException(
+                    "A publication is completed with its listener's transaction; none is active");
         }
         HANDED_OVER.remove();
         int deleted = statement(DELETE_HANDED_OVER)
                 .setParameter(1, identifier)
                 .setParameter(2, listenerId)
-                .setParameter(3, serializer.serialize(event).toString())
+                .setParameter(3, serialized(event))
                 .executeUpdate();
         if (deleted == 0) {
             return false;
@@ -188,6 +189,11 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
         } else if (!completedWithListener) {
             statement(DELETE_BY_ID).setParameter(1, identifier).executeUpdate();
         }
+    }
+
+    /** The event as the registry stores it ({@code serialized_event}). */
+    private String serialized(Object event) {
+        return serializer.serialize(event).toString();
     }
 
     private void updateStatus(UUID identifier, Status status) {

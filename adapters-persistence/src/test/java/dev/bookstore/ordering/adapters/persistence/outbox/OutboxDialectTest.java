@@ -418,7 +418,7 @@ class OutboxDialectTest {
         return placeholders(sql.substring(0, end));
     }
 
-    /** How many columns a {@code SELECT} returns: its commas outside parentheses, before its last {@code FROM}, plus one. */
+    /** How many columns a {@code SELECT} returns: its commas outside parentheses before its last {@code FROM}, + 1. */
     private static int columns(String select) {
         String list = select.substring(select.indexOf("SELECT") + "SELECT".length(), select.lastIndexOf("FROM"));
         int depth = 0;
