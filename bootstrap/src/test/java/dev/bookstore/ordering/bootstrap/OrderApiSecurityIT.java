@@ -5,14 +5,21 @@ import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.security.authentication.event.AbstractAuthenticationEvent;
+import org.springframework.security.authentication.event.AuthenticationFailureBadCredentialsEvent;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -38,6 +45,18 @@ class OrderApiSecurityIT {
     @AfterAll
     static void dropDatabase() {
         TestPostgres.drop(DATABASE);
+    }
+
+    /** Spring Security's authentication events, as an audit listener would receive them. */
+    private static final List<AbstractAuthenticationEvent> AUTHENTICATION_EVENTS = new CopyOnWriteArrayList<>();
+
+    @TestConfiguration
+    static class AuthenticationEventsRecorder {
+
+        @Bean
+        ApplicationListener<AbstractAuthenticationEvent> authenticationEventsRecorder() {
+            return AUTHENTICATION_EVENTS::add;
+        }
     }
 
     @LocalServerPort
@@ -162,6 +181,19 @@ class OrderApiSecurityIT {
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> // the stats snapshot of the next refresh
                 assertThat(asOperator.get("/outbox/stats").json().get("pending").asLong()).isEqualTo(1));
         assertThat(asOperator.get("/actuator/metrics").status()).isEqualTo(200);
+    }
+
+    @Test
+    void aRefusedTokenIsPublishedAsAnAuthenticationFailureAndAnAcceptedOneAsNoEvent() {
+        AUTHENTICATION_EVENTS.clear();
+
+        assertThat(asAlice.get("/orders").status()).isEqualTo(200);
+        assertThat(AUTHENTICATION_EVENTS).isEmpty();
+
+        assertUnauthorized(new HttpJson(port).as(TestTokens.signedByAnotherKey(alice)).get("/orders"));
+        // published on the request thread before the answer
+        assertThat(AUTHENTICATION_EVENTS).singleElement()
+                .isInstanceOf(AuthenticationFailureBadCredentialsEvent.class);
     }
 
     @Test
