@@ -15,6 +15,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import java.net.URI;
@@ -28,7 +29,6 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -77,14 +77,14 @@ class OrderController {
             ref = ProblemDocumentation.RESPONSES + ProblemDocumentation.IDEMPOTENCY_KEY_REUSED)
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<OrderResponse> place(@RequestBody OrderRequests.PlaceOrder request,
-                                        @Parameter(hidden = true) @RequestHeader HttpHeaders headers,
+                                        @Parameter(hidden = true) HttpServletRequest http,
                                         @Parameter(hidden = true) Authentication caller) {
         // The idempotency key's scope is the command's customer, which is the token's subject from here on.
         if (request.customerId() != null && !Caller.of(caller).mayPlaceFor(request.customerId())) {
             throw new ForeignCustomerException();
         }
         PlaceOrderCommand body = request.toCommand();
-        PlaceOrderCommand command = IdempotencyKeyHeader.of(headers).map(body::withIdempotencyKey).orElse(body);
+        PlaceOrderCommand command = IdempotencyKeyHeader.of(http).map(body::withIdempotencyKey).orElse(body);
         OrderDetails order = placeOrder.placeOrder(command);
         return ResponseEntity.created(URI.create("/orders/" + order.id())).body(OrderResponse.of(order));
     }
