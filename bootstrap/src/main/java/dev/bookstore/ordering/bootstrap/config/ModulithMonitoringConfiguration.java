@@ -2,10 +2,7 @@ package dev.bookstore.ordering.bootstrap.config;
 
 import dev.bookstore.ordering.adapters.persistence.modulith.JdbcEventPublications;
 import dev.bookstore.ordering.bootstrap.modulith.IncompletePublicationsGauge;
-import dev.bookstore.ordering.bootstrap.modulith.ListenerBacklogFull;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Clock;
-import org.springframework.boot.task.ThreadPoolTaskExecutorCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.annotation.EnableAsync;
@@ -15,8 +12,6 @@ import org.springframework.scheduling.annotation.EnableScheduling;
  * The gauge of incomplete Spring Modulith event publications, and the executor of the in-process listeners:
  * {@code @ApplicationModuleListener}s run asynchronously after the order's commit ({@link EnableAsync}, on Boot's
  * {@code applicationTaskExecutor}, {@code spring.task.execution.*}), so an order's response never waits for them.
- * Its queue is bounded ({@code spring.task.execution.pool.queue-capacity}); a run that finds it full is dropped
- * ({@link ListenerBacklogFull}) and its publication resubmitted later.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableScheduling
@@ -27,11 +22,5 @@ class ModulithMonitoringConfiguration {
     IncompletePublicationsGauge incompletePublicationsGauge(JdbcEventPublications publications,
                                                             MeterRegistry registry) {
         return new IncompletePublicationsGauge(publications::countIncomplete, registry);
-    }
-
-    @Bean
-    ThreadPoolTaskExecutorCustomizer listenerBacklogLimit(MeterRegistry registry, Clock clock) {
-        ListenerBacklogFull whenFull = new ListenerBacklogFull(registry, clock);
-        return executor -> executor.setRejectedExecutionHandler(whenFull);
     }
 }
