@@ -43,7 +43,11 @@ class OrderController {
     private final CancelOrderUseCase cancelOrder;
     private final GetOrderQuery getOrder;
 
-    OrderController(PlaceOrderUseCase placeOrder, CancelOrderUseCase cancelOrder, GetOrderQuery getOrder) {
+    private final ListenerBacklog listenerBacklog;
+
+    OrderController(PlaceOrderUseCase placeOrder, CancelOrderUseCase cancelOrder, GetOrderQuery getOrder,
+                    ListenerBacklog listenerBacklog) {
+        this.listenerBacklog = listenerBacklog;
         this.placeOrder = placeOrder;
         this.cancelOrder = cancelOrder;
         this.getOrder = getOrder;
@@ -72,6 +76,8 @@ class OrderController {
             + "placed it)", headers = @Header(name = HttpHeaders.LOCATION, description = "`/orders/{id}`",
             schema = @Schema(type = "string", format = "uri-reference")))
     @ApiResponse(responseCode = "409", ref = ProblemDocumentation.RESPONSES + ProblemDocumentation.CONFLICT)
+    @ApiResponse(responseCode = "503",
+            ref = ProblemDocumentation.RESPONSES + ProblemDocumentation.SERVICE_UNAVAILABLE)
     @ApiResponse(responseCode = "413", ref = ProblemDocumentation.RESPONSES + ProblemDocumentation.CONTENT_TOO_LARGE)
     @ApiResponse(responseCode = "422",
             ref = ProblemDocumentation.RESPONSES + ProblemDocumentation.IDEMPOTENCY_KEY_REUSED)
@@ -79,6 +85,7 @@ class OrderController {
     ResponseEntity<OrderResponse> place(@RequestBody OrderRequests.PlaceOrder request,
                                         @Parameter(hidden = true) HttpServletRequest http,
                                         @Parameter(hidden = true) Authentication caller) {
+        listenerBacklog.admit();
         // The idempotency key's scope is the command's customer, which is the token's subject from here on.
         if (request.customerId() != null && !Caller.of(caller).mayPlaceFor(request.customerId())) {
             throw new ForeignCustomerException();
@@ -140,10 +147,13 @@ class OrderController {
     @ApiResponse(responseCode = "200", description = "The cancelled order")
     @ApiResponse(responseCode = "404", ref = ProblemDocumentation.RESPONSES + ProblemDocumentation.NOT_FOUND)
     @ApiResponse(responseCode = "409", ref = ProblemDocumentation.RESPONSES + ProblemDocumentation.CONFLICT)
+    @ApiResponse(responseCode = "503",
+            ref = ProblemDocumentation.RESPONSES + ProblemDocumentation.SERVICE_UNAVAILABLE)
     @ApiResponse(responseCode = "413", ref = ProblemDocumentation.RESPONSES + ProblemDocumentation.CONTENT_TOO_LARGE)
     @PostMapping(path = "/{id}/cancel", consumes = MediaType.APPLICATION_JSON_VALUE)
     OrderResponse cancel(@PathVariable UUID id, @RequestBody OrderRequests.CancelOrder request,
                          @Parameter(hidden = true) Authentication caller) {
+        listenerBacklog.admit();
         OrderId orderId = new OrderId(id);
         // An order never changes hands, so checking before the cancel's own transaction is enough.
         visibleOrder(orderId, Caller.of(caller));

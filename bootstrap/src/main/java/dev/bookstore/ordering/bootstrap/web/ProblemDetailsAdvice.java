@@ -136,6 +136,13 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
                 "The service cannot reach its database right now; nothing was changed. Retry later.");
     }
 
+    /** Too much in-process work queued ({@link ListenerBacklog}): nothing was written. */
+    @ExceptionHandler(ListenerBacklog.ListenerBacklogFullException.class)
+    ResponseEntity<ProblemDetail> listenerBacklogFull(ListenerBacklog.ListenerBacklogFullException e) {
+        return serviceUnavailable("The service is taking orders faster than it can finish their in-process work; "
+                + "nothing was changed. Retry later.");
+    }
+
     /**
      * The connection broke during the request. If it broke while committing, the change may have been made: the
      * answer says so, and a client that sent an {@code Idempotency-Key} can retry with it safely.

@@ -41,6 +41,7 @@ class ProblemDocumentation implements GlobalOpenApiCustomizer {
     static final String CONFLICT = "Conflict";
     static final String CONTENT_TOO_LARGE = "ContentTooLarge";
     static final String IDEMPOTENCY_KEY_REUSED = "IdempotencyKeyReused";
+    static final String SERVICE_UNAVAILABLE = "ServiceUnavailable";
 
     static final String PROBLEM_JSON = org.springframework.http.MediaType.APPLICATION_PROBLEM_JSON_VALUE;
 
@@ -91,6 +92,12 @@ class ProblemDocumentation implements GlobalOpenApiCustomizer {
                 .formatted(WebConfiguration.MAX_BODY.toBytes())));
         responses.put(IDEMPOTENCY_KEY_REUSED, problem("The Idempotency-Key was already used for a different "
                 + "request; nothing was changed."));
+        responses.put(SERVICE_UNAVAILABLE, problem("The service cannot take this now: its database is unreachable "
+                + "(nothing was changed, or, if the connection broke while committing, the detail says the change "
+                + "may have been made), or it is taking orders faster than it can finish their in-process work "
+                + "(nothing was changed). Retry after `Retry-After`, with the same Idempotency-Key.")
+                .addHeaderObject("Retry-After", new Header().schema(new IntegerSchema())
+                        .description("Seconds to wait before retrying")));
         return responses;
     }
 

@@ -1,5 +1,12 @@
 package dev.bookstore.ordering.bootstrap.web;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.concurrent.Executor;
+import java.util.function.IntSupplier;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;
 import org.springframework.beans.factory.ObjectProvider;
@@ -65,6 +72,21 @@ class WebConfiguration {
                         .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
                         .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
                         .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail));
+    }
+
+    /**
+     * The admission of requests that give the in-process listeners work ({@link ListenerBacklog}), measured on the
+     * listeners' executor (Boot's {@code applicationTaskExecutor}); with an executor that has no queue (virtual
+     * threads) nothing is refused.
+     */
+    @Bean
+    ListenerBacklog listenerBacklog(@Qualifier("applicationTaskExecutor") ObjectProvider<Executor> listenerExecutor,
+                                    @Value("${ordering.modulith.max-queued-listener-runs:20000}") int limit,
+                                    MeterRegistry registry) {
+        IntSupplier queued = listenerExecutor.getIfAvailable() instanceof ThreadPoolTaskExecutor pool
+                ? pool::getQueueSize
+                : () -> 0;
+        return new ListenerBacklog(queued, limit, registry);
     }
 
     @Bean
