@@ -42,15 +42,14 @@ class OrderController {
     private final PlaceOrderUseCase placeOrder;
     private final CancelOrderUseCase cancelOrder;
     private final GetOrderQuery getOrder;
-
     private final ListenerBacklog listenerBacklog;
 
     OrderController(PlaceOrderUseCase placeOrder, CancelOrderUseCase cancelOrder, GetOrderQuery getOrder,
                     ListenerBacklog listenerBacklog) {
-        this.listenerBacklog = listenerBacklog;
         this.placeOrder = placeOrder;
         this.cancelOrder = cancelOrder;
         this.getOrder = getOrder;
+        this.listenerBacklog = listenerBacklog;
     }
 
     /**
