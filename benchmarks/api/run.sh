@@ -3,7 +3,7 @@
 #
 #   benchmarks/api/run.sh [JAR]
 #
-# Knobs (environment): JAR, DURATION, WARMUP, CONCURRENCY, OPEN_RATE, OPEN_SECONDS, STEP_RATES, STEP_SECONDS,
+# Knobs (environment): JAR, DURATION, WARMUP, WARMUP_ROUND, WARMUP_JIT_PERCENT, WARMUP_MAX, CONCURRENCY, OPEN_RATE, OPEN_SECONDS, STEP_RATES, STEP_SECONDS,
 # P99_LIMIT_MS, IDLE_SECONDS, VACUUM_EVERY, PORT, JAVA_OPTS, EXTRA_ARGS, AUTH_HEADER, KEEP_DB, DB_HOST, DB_PORT,
 # DB_USER, RABBIT_HOST, RABBIT_PORT.
 set -euo pipefail
@@ -17,6 +17,11 @@ DEFAULT_JAR=bootstrap/target/ordering-service.jar
 JAR=${JAR:-${1:-$DEFAULT_JAR}}
 DURATION=${DURATION:-15}
 WARMUP=${WARMUP:-60}
+# the warm-up goes on, in rounds of WARMUP_ROUND s, until the JIT compiler threads take at most WARMUP_JIT_PERCENT of
+# the service's CPU in a round, or until WARMUP_MAX s
+WARMUP_ROUND=${WARMUP_ROUND:-15}
+WARMUP_JIT_PERCENT=${WARMUP_JIT_PERCENT:-5}
+WARMUP_MAX=${WARMUP_MAX:-300}
 CONCURRENCY=${CONCURRENCY:-1 8 32 64}
 OPEN_RATE=${OPEN_RATE:-200}
 OPEN_SECONDS=${OPEN_SECONDS:-30}
@@ -186,6 +191,38 @@ jit_ticks() {
         total=$((total + $(awk '{print $12 + $13}' <<<"$stat")))
     done
     echo "$total"
+}
+
+# The service's CPU ticks by thread group, one "group ticks" line each: the request threads, the in-process
+# listener, the relay, the NOTIFY sender and listener, the JIT compilers, the garbage collector, the rest.
+thread_group_ticks() {
+    local task
+    for task in /proc/"$SERVICE_PID"/task/*; do
+        printf '%s|%s\n' "$(cat "$task/comm" 2>/dev/null)" "$(sed 's/^.*) //' "$task/stat" 2>/dev/null)"
+    done | awk -F'|' '
+        $1 ~ /^http-nio-/ { g = "request threads" }
+        $1 ~ /^ordering-events/ { g = "in-process listener" }
+        $1 ~ /^(outbox-relay|ordering-relay)/ { g = "relay" }
+        $1 ~ /^outbox-notify/ { g = "NOTIFY sender and listener" }
+        $1 ~ /^C[12] CompilerThre/ { g = "JIT" }
+        $1 ~ /^(GC Thread|G1 |VM Thread)/ { g = "GC and VM" }
+        { if (g == "") g = "other"; split($2, f, " "); t[g] += f[12] + f[13]; g = "" }
+        END { for (k in t) print k "|" t[k] }' | sort
+}
+# "group: ms per order (share)" for two readings of thread_group_ticks and the orders in between
+thread_group_report() {
+    join -t'|' -a 2 -e 0 -o '0,1.2,2.2' <(printf '%s\n' "$1") <(printf '%s\n' "$2") |
+        awk -F'|' -v hz="$CLK_TCK" -v n="$3" '
+            { d[$1] = $3 - $2; total += $3 - $2 }
+            END {
+                if (n <= 0 || total <= 0) exit
+                split("request threads|in-process listener|relay|NOTIFY sender and listener|JIT|GC and VM|other", o, "|")
+                sep = ""
+                for (i = 1; i <= 7; i++) {
+                    printf "%s%s %.2f (%.0f %%)", sep, o[i], d[o[i]] * 1000 / hz / n, 100 * d[o[i]] / total; sep = ", "
+                }
+                print ""
+            }'
 }
 
 # wrk prints latencies as 812.00us, 4.80ms, 1.02s or 1.00m; this gives milliseconds.
@@ -392,6 +429,18 @@ for c in $CONCURRENCY; do
 done
 psql_bench "VACUUM ANALYZE" >/dev/null
 
+# the listener's and the relay's work behind the orders of a phase: done once both are empty (at most 120 s)
+await_drained() {
+    local i behind pending
+    for i in $(seq 1 120); do
+        behind=$(psql_bench "SELECT count(*) FROM event_publication")
+        pending=$(psql_bench "SELECT count(*) FROM outbox_message WHERE published_at IS NULL AND status <> 'PARKED'")
+        [[ $behind == 0 && $pending == 0 ]] && return 0
+        pause 1
+    done
+    log "WARNING: $behind listener runs and $pending outbox rows still to do after 120 s"
+}
+
 # ---------------------------------------------------------------------------------------------------------------
 # 6.-7. The service again: warm-up, then the closed loop (wrk)
 # ---------------------------------------------------------------------------------------------------------------
@@ -400,14 +449,32 @@ CLK_TCK=$(getconf CLK_TCK)
 export AUTH_HEADER
 URL="$BASE_URL/orders"
 
+# Warm-up in rounds at 32 connections, each round counted until the listener and the relay have done its work: at
+# least WARMUP s, then until a round's JIT share is at most WARMUP_JIT_PERCENT (or WARMUP_MAX s). On two cores the C2
+# compiler is still busy minutes into the load; a point measured before it settles charges the compiling to the orders.
+WARMED_UP=0
+WARMUP_JIT_LAST="–"
 if ((WARMUP > 0)); then
-    log "warm-up: wrk, 32 connections, ${WARMUP} s (not reported)"
-    run_helper wrk -t2 -c32 -d"${WARMUP}s" --timeout 10s -s "$BENCH_DIR/post-order.lua" "$URL" \
-        >"$WORK/wrk-warmup.out" 2>&1 || {
-        cat "$WORK/wrk-warmup.out"
-        die "wrk failed"
-    }
-    pause 2
+    log "warm-up: wrk, 32 connections, rounds of ${WARMUP_ROUND} s, at least ${WARMUP} s, until the JIT takes at most ${WARMUP_JIT_PERCENT} % of a round's CPU (at most ${WARMUP_MAX} s; not reported)"
+    while ((WARMED_UP < WARMUP_MAX)); do
+        cpu0=$(cpu_ticks)
+        jit0=$(jit_ticks)
+        run_helper wrk -t2 -c32 -d"${WARMUP_ROUND}s" --timeout 10s -s "$BENCH_DIR/post-order.lua" "$URL" \
+            >"$WORK/wrk-warmup.out" 2>&1 || {
+            cat "$WORK/wrk-warmup.out"
+            die "wrk failed"
+        }
+        await_drained
+        cpu1=$(cpu_ticks)
+        jit1=$(jit_ticks)
+        WARMED_UP=$((WARMED_UP + WARMUP_ROUND))
+        WARMUP_JIT_LAST=$(awk -v j="$((jit1 - jit0))" -v t="$((cpu1 - cpu0))" 'BEGIN { if (t > 0) printf "%.1f", 100 * j / t; else print "0.0" }')
+        log "  warm-up ${WARMED_UP} s: the JIT took ${WARMUP_JIT_LAST} % of the round's CPU"
+        if ((WARMED_UP >= WARMUP)) && awk -v s="$WARMUP_JIT_LAST" -v l="$WARMUP_JIT_PERCENT" 'BEGIN { exit !(s <= l) }'; then
+            break
+        fi
+    done
+    bench_queue purge >/dev/null
 fi
 bench_queue purge >/dev/null
 
@@ -416,7 +483,8 @@ CHECKS=()
 for c in $CONCURRENCY; do
     threads=$((c < 2 ? 1 : 2))
     out="$WORK/wrk-c$c.out"
-    log "closed loop: wrk, $c connections, ${DURATION} s (relay on)"
+    log "closed loop: wrk, $c connections, ${DURATION} s (relay on); CPU counted until the listener and the relay are done"
+    await_drained
     orders0=$(order_count)
     cpu0=$(cpu_ticks)
     jit0=$(jit_ticks)
@@ -425,12 +493,13 @@ for c in $CONCURRENCY; do
         cat "$out"
         die "wrk failed"
     }
-    pause 1 # answers in flight when wrk stopped, and the relay behind them
+    pause 1 # answers in flight when wrk stopped
+    # in-process listener runs still to do when the load stops: work the point deferred (counted below all the same)
+    backlog=$(psql_bench "SELECT count(*) FROM event_publication")
+    await_drained
     cpu1=$(cpu_ticks)
     jit1=$(jit_ticks)
     orders1=$(order_count)
-    # in-process listener runs still to do when the point ends: work the point caused but did not pay for
-    backlog=$(psql_bench "SELECT count(*) FROM event_publication")
 
     rps=$(awk '/^Requests\/sec:/ {print $2}' "$out")
     p50=$(wrk_ms "$(awk '$1 == "50%" {print $2}' "$out")")
@@ -467,22 +536,12 @@ done
 # ---------------------------------------------------------------------------------------------------------------
 # 8. Open loop (OpenLoop.java: fixed schedule, HTTP and end-to-end latencies, lost messages)
 # ---------------------------------------------------------------------------------------------------------------
-# the listener's and the relay's work behind the orders of a phase: done once both are empty (at most 120 s)
-await_drained() {
-    local i behind pending
-    for i in $(seq 1 120); do
-        behind=$(psql_bench "SELECT count(*) FROM event_publication")
-        pending=$(psql_bench "SELECT count(*) FROM outbox_message WHERE published_at IS NULL AND status <> 'PARKED'")
-        [[ $behind == 0 && $pending == 0 ]] && return 0
-        pause 1
-    done
-    log "WARNING: $behind listener runs and $pending outbox rows still to do after 120 s"
-}
 log "open loop: $OPEN_RATE req/s for $OPEN_SECONDS s; CPU counted until the listener and the relay are done"
 await_drained
 orders0=$(order_count)
 cpu0=$(cpu_ticks)
 jit0=$(jit_ticks)
+groups0=$(thread_group_ticks)
 run_helper java -cp "$CP" -Dslf4j.internal.verbosity=ERROR "$BENCH_DIR/OpenLoop.java" --url "$URL" \
     --amqp-host "$RABBIT_HOST" --amqp-port "$RABBIT_PORT" --queue "$QUEUE" \
     --rate "$OPEN_RATE" --seconds "$OPEN_SECONDS" --p99-limit-ms "$P99_LIMIT_MS" >"$WORK/openloop.md" ||
@@ -490,17 +549,21 @@ run_helper java -cp "$CP" -Dslf4j.internal.verbosity=ERROR "$BENCH_DIR/OpenLoop.
 await_drained
 cpu1=$(cpu_ticks)
 jit1=$(jit_ticks)
+groups1=$(thread_group_ticks)
 orders1=$(order_count)
 open_orders=$((orders1 - orders0))
 open_cpu_ms=$(awk -v t="$((cpu1 - cpu0))" -v hz="$CLK_TCK" -v n="$open_orders" \
     'BEGIN { if (n > 0) printf "%.2f", t * 1000 / hz / n; else print "–" }')
 open_jit_ms=$(awk -v t="$((jit1 - jit0))" -v hz="$CLK_TCK" -v n="$open_orders" \
     'BEGIN { if (n > 0) printf "%.2f", t * 1000 / hz / n; else print "–" }')
+open_groups=$(thread_group_report "$groups0" "$groups1" "$open_orders")
 log "  $open_cpu_ms CPU ms/order ($open_jit_ms JIT) over $open_orders orders, listener and relay done"
+log "  by thread, ms per order: $open_groups"
 {
     echo "JVM CPU at $OPEN_RATE req/s, counted until the in-process listener and the relay had done all the work of"
     echo "these orders (nothing deferred): **$open_cpu_ms ms per order** (of it JIT $open_jit_ms) over $open_orders"
-    echo "orders, the client's own warm-up included."
+    echo "orders, the client's own warm-up included. By thread (CPU ms per order, share of the process):"
+    echo "$open_groups (threads that ended during the run are missing)."
     echo
 } >>"$WORK/openloop.md"
 bench_queue purge >/dev/null
@@ -573,7 +636,7 @@ report "- Machine: $(nproc) CPUs ($cpu_model), $mem_total RAM; PostgreSQL $pg_ve
 report "- Java: $java_version, $java_vm"
 report "- Service: $jar_info (repository HEAD $git_head), \`--spring.profiles.active=postgres\`${EXTRA_ARGS:+, app args \`$EXTRA_ARGS\`}."
 report "- JVM flags given: \`${JVM_FLAGS[*]}\`; in effect: \`$IN_EFFECT\`"
-report "- Each point ${DURATION} s; warm-up ${WARMUP} s at 32 connections (not reported). Relay on: every order is published to RabbitMQ (queue \`$QUEUE\`, bound with \`order.#\`)."
+report "- Each point ${DURATION} s; warm-up ${WARMED_UP} s at 32 connections (not reported; rounds of ${WARMUP_ROUND} s until the JIT took at most ${WARMUP_JIT_PERCENT} % of a round's CPU, at least ${WARMUP} s, at most ${WARMUP_MAX} s; the last round: ${WARMUP_JIT_LAST} %). Relay on: every order is published to RabbitMQ (queue \`$QUEUE\`, bound with \`order.#\`)."
 report "- $VACUUM_NOTE"
 report "- Baseline: service stopped; the same three INSERTs and COMMIT per order as the service (\`order.pgb\`), by pgbench (\`-M prepared\`) and by plain JDBC (\`PlainJdbcOrders.java\`, a connection per client); the faster one counts (bold)."
 report ""
@@ -583,7 +646,7 @@ report "| connections | API req/s | API p50 | API p99 | JVM CPU ms/order | of it
 report "|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"
 for row in "${CLOSED_ROWS[@]}"; do report "$row"; done
 report ""
-report "ratio = API req/s ÷ baseline tx/s at the same concurrency. JVM CPU ms/order = the service's CPU time (utime + stime) during the run ÷ orders written; of it JIT = the part spent by the JIT compiler threads. Listener runs behind = event publications of the in-process listener still incomplete when the point ended: their work is due later and not in this point's CPU."
+report "ratio = API req/s ÷ baseline tx/s at the same concurrency. JVM CPU ms/order = the service's CPU time (utime + stime) from the start of the point until the in-process listener and the relay had done all the work of its orders ÷ orders written (each point starts with nothing left to do); of it JIT = the part spent by the JIT compiler threads. Listener runs behind = event publications of the in-process listener still incomplete when the load stopped: work deferred past the point's requests (and counted in its CPU)."
 report "Checks: $(IFS=';'; echo "${CHECKS[*]}" | sed 's/;/; /g')."
 report ""
 cat "$WORK/openloop.md" >>"$REPORT"

@@ -27,7 +27,8 @@ import org.springframework.validation.annotation.Validated;
  * @param brokerProbeInterval while the broker is unavailable, how often a relay tries to connect to it again (one
  *                     connection attempt, nothing claimed): the longest the relay takes to notice the broker is back
  * @param notifyMinInterval the shortest time between two NOTIFYs of one instance; the commits in between
- *                     are announced together
+ *                     are announced together, by one NOTIFY at the end of the interval (the first commit after
+ *                     a quiet interval at once): the longest another instance's relay waits to hear of a row
  * @param lease how long claimed messages stay reserved for the relay that claimed them
  * @param confirmTimeout how long a relay waits for the broker's confirms of one batch
  * @param maxAttempts failed deliveries after which a message is parked
@@ -57,7 +58,7 @@ public record OutboxProperties(
         @DefaultValue("1s") @NotNull Duration pollInterval,
         @DefaultValue("10s") @NotNull Duration pollIntervalWhenNotified,
         @DefaultValue("200ms") @NotNull Duration brokerProbeInterval,
-        @DefaultValue("5ms") @NotNull Duration notifyMinInterval,
+        @DefaultValue("20ms") @NotNull Duration notifyMinInterval,
         @DefaultValue("60s") @NotNull Duration lease,
         @DefaultValue("10s") @NotNull Duration confirmTimeout,
         @DefaultValue("10") @Min(1) @Max(1000) int maxAttempts,

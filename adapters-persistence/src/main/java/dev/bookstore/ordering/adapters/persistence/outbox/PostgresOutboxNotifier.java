@@ -74,9 +74,22 @@ public final class PostgresOutboxNotifier implements OutboxCommitListener, AutoC
             }
             send();
             // Commits during this pause set the flag and are announced together by the next NOTIFY.
-            LockSupport.parkNanos(this, minIntervalNanos);
+            pauseAfterSend();
         }
         closeConnection();
+    }
+
+    /**
+     * Waits out {@code minInterval}. A commit's {@code unpark} ends a {@code parkNanos} early, so one park is not a
+     * pause: before this loop every commit after a {@code NOTIFY} woke the sender at once, and it sent one
+     * {@code NOTIFY} per commit whatever the interval. Only {@link #close()} ends the pause early.
+     */
+    private void pauseAfterSend() {
+        long deadline = System.nanoTime() + minIntervalNanos;
+        long left;
+        while (!closed && (left = deadline - System.nanoTime()) > 0) {
+            LockSupport.parkNanos(this, left);
+        }
     }
 
     private void send() {
