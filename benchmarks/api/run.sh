@@ -479,6 +479,7 @@ fi
 bench_queue purge >/dev/null
 
 CLOSED_ROWS=()
+CLOSED_GROUPS=()
 CHECKS=()
 for c in $CONCURRENCY; do
     threads=$((c < 2 ? 1 : 2))
@@ -488,6 +489,7 @@ for c in $CONCURRENCY; do
     orders0=$(order_count)
     cpu0=$(cpu_ticks)
     jit0=$(jit_ticks)
+    groups0=$(thread_group_ticks)
     run_helper wrk -t"$threads" -c"$c" -d"${DURATION}s" --timeout 10s --latency -s "$BENCH_DIR/post-order.lua" \
         "$URL" >"$out" 2>&1 || {
         cat "$out"
@@ -499,6 +501,7 @@ for c in $CONCURRENCY; do
     await_drained
     cpu1=$(cpu_ticks)
     jit1=$(jit_ticks)
+    groups1=$(thread_group_ticks)
     orders1=$(order_count)
 
     rps=$(awk '/^Requests\/sec:/ {print $2}' "$out")
@@ -522,6 +525,9 @@ for c in $CONCURRENCY; do
         'BEGIN { if (n > 0) printf "%.2f", t * 1000 / hz / n; else print "–" }')
     ratio=$(awk -v a="$rps" -v b="${BASE_TPS[$c]}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "–" }')
     log "  $rps req/s, p50 $p50 ms, p99 $p99 ms, $cpu_ms CPU ms/order ($jit_ms JIT), $backlog listener runs behind; $orders orders written, $created answered 201"
+    point_groups=$(thread_group_report "$groups0" "$groups1" "$orders")
+    log "  by thread, ms per order: $point_groups"
+    CLOSED_GROUPS+=("$c connections: $point_groups")
     CLOSED_ROWS+=("| $c | $(printf '%.0f' "$rps") | $(fmt_ms "$p50") | $(fmt_ms "$p99") | $cpu_ms | $jit_ms | $backlog | ${BASE_CELL[$c]} | $(fmt_ms "${BASE_P50[$c]}") | $(fmt_ms "${BASE_P99[$c]}") | $ratio |")
     check="$c connections: $orders orders written, $created answered 201, $non201 not 201"
     [[ -n $socket_errors ]] && check+=", $socket_errors"
@@ -648,6 +654,12 @@ for row in "${CLOSED_ROWS[@]}"; do report "$row"; done
 report ""
 report "ratio = API req/s ÷ baseline tx/s at the same concurrency. JVM CPU ms/order = the service's CPU time (utime + stime) from the start of the point until the in-process listener and the relay had done all the work of its orders ÷ orders written (each point starts with nothing left to do); of it JIT = the part spent by the JIT compiler threads. Listener runs behind = event publications of the in-process listener still incomplete when the load stopped: work deferred past the point's requests (and counted in its CPU)."
 report "Checks: $(IFS=';'; echo "${CHECKS[*]}" | sed 's/;/; /g')."
+report ""
+report "By thread (CPU ms per order from the point's start until its work was done, share of the process; threads that ended during the point are missing):"
+report ""
+for groups in "${CLOSED_GROUPS[@]}"; do
+    report "- $groups"
+done
 report ""
 cat "$WORK/openloop.md" >>"$REPORT"
 report "### Idle"
