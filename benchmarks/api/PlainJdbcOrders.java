@@ -15,12 +15,13 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The plain-JDBC half of the database baseline: the statements of order.pgb, nothing else. C threads, each with its
  * own connection (autoCommit off, prepared statements), write orders back to back for the given seconds; one order
- * is one transaction of three INSERTs and a COMMIT:
+ * is one transaction of four INSERTs and a COMMIT:
  *
  * <pre>
  *   INSERT INTO orders ... VALUES (gen_random_uuid(), ...) RETURNING id
  *   INSERT INTO order_line ... VALUES (...), (...)              -- two lines in one statement
  *   INSERT INTO outbox_message ... CAST(? AS jsonb), CAST(? AS jsonb) ...
+ *   INSERT INTO event_publication ...                           -- Spring Modulith's registry, one listener
  *   COMMIT
  * </pre>
  *
@@ -41,11 +42,25 @@ public class PlainJdbcOrders {
             + " routing_key, payload, headers, occurred_at) VALUES (gen_random_uuid(), ?, ?, ?, ?, ?,"
             + " CAST(? AS jsonb), CAST(? AS jsonb), now())";
 
+    static final String INSERT_PUBLICATION = "INSERT INTO event_publication (id, listener_id, event_type,"
+            + " serialized_event, publication_date, status, completion_attempts, last_resubmission_date)"
+            + " VALUES (gen_random_uuid(), ?, ?, ?, now(), 'PUBLISHED', 1, now())";
+
     static final UUID CUSTOMER = UUID.fromString("0192b7a4-5d1e-7c3a-9f00-3b1c2d4e5f60");
     static final BigDecimal TOTAL = new BigDecimal("134.79");
     static final String PAYLOAD = "{\"orderId\":\"x\",\"customerId\":\"0192b7a4-5d1e-7c3a-9f00-3b1c2d4e5f60\","
             + "\"total\":\"134.79\",\"currency\":\"EUR\",\"items\":[{\"bookId\":\"978-0134494166\",\"quantity\":2,"
             + "\"unitPrice\":\"39.90\"},{\"bookId\":\"978-0321125217\",\"quantity\":1,\"unitPrice\":\"54.99\"}]}";
+    /** The {@code OrderPlaced} event as the registry serializes it for the service's one in-process listener. */
+    static final String EVENT = "{\"eventId\":\"01a24289-ffff-789e-ae48-9f8fb3749b7d\","
+            + "\"occurredAt\":\"2026-12-04T19:31:09.951622Z\","
+            + "\"orderId\":{\"value\":\"01a24289-ffff-747e-9746-f63b2303ad0d\"},"
+            + "\"customerId\":{\"value\":\"0192b7a4-5d1e-7c3a-9f00-3b1c2d4e5f60\"},"
+            + "\"total\":{\"amount\":134.79,\"currency\":\"EUR\",\"positive\":true},"
+            + "\"lines\":[{\"bookId\":{\"value\":\"978-0134494166\"},\"quantity\":2,"
+            + "\"unitPrice\":{\"amount\":39.90,\"currency\":\"EUR\",\"positive\":true}},"
+            + "{\"bookId\":{\"value\":\"978-0321125217\"},\"quantity\":1,"
+            + "\"unitPrice\":{\"amount\":54.99,\"currency\":\"EUR\",\"positive\":true}}]}";
     static final String HEADERS = "{\"traceparent\":\"00-31e920cff5767786d4644e60b915f9ef-2eae8bafbc9c7c32-01\"}";
 
     public static void main(String[] args) throws Exception {
@@ -119,7 +134,8 @@ public class PlainJdbcOrders {
                 int n = 0;
                 try (PreparedStatement order = connection.prepareStatement(INSERT_ORDER);
                      PreparedStatement lines = connection.prepareStatement(INSERT_LINES);
-                     PreparedStatement outbox = connection.prepareStatement(INSERT_OUTBOX)) {
+                     PreparedStatement outbox = connection.prepareStatement(INSERT_OUTBOX);
+                     PreparedStatement publication = connection.prepareStatement(INSERT_PUBLICATION)) {
                     ready.countDown();
                     go.await();
                     long end = startHolder[0] + durationNs;
@@ -129,7 +145,7 @@ public class PlainJdbcOrders {
                             break;
                         }
                         try {
-                            placeOrder(connection, order, lines, outbox);
+                            placeOrder(connection, order, lines, outbox, publication);
                         } catch (SQLException e) {
                             if (errors.incrementAndGet() <= 5) {
                                 System.err.println("jdbc: " + e.getMessage());
@@ -180,7 +196,7 @@ public class PlainJdbcOrders {
     }
 
     static void placeOrder(Connection connection, PreparedStatement order, PreparedStatement lines,
-                           PreparedStatement outbox) throws SQLException {
+                           PreparedStatement outbox, PreparedStatement publication) throws SQLException {
         order.setObject(1, CUSTOMER);
         order.setString(2, "EUR");
         order.setBigDecimal(3, TOTAL);
@@ -209,6 +225,10 @@ public class PlainJdbcOrders {
         outbox.setString(6, PAYLOAD);
         outbox.setString(7, HEADERS);
         outbox.executeUpdate();
+        publication.setString(1, "customer-order-summary.order-placed");
+        publication.setString(2, "dev.bookstore.ordering.domain.order.OrderPlaced");
+        publication.setString(3, EVENT);
+        publication.executeUpdate();
         connection.commit();
     }
 

@@ -374,7 +374,7 @@ log "queue $QUEUE declared, bound to $EXCHANGE with order.# and purged (RabbitMQ
 # ---------------------------------------------------------------------------------------------------------------
 # 5. Baseline: the database alone (service stopped), pgbench and plain JDBC
 # ---------------------------------------------------------------------------------------------------------------
-truncate_orders() { psql_bench "TRUNCATE orders, order_line, outbox_message CASCADE" >/dev/null; }
+truncate_orders() { psql_bench "TRUNCATE orders, order_line, outbox_message, event_publication CASCADE" >/dev/null; }
 
 declare -A BASE_TPS BASE_P50 BASE_P99 BASE_CELL
 for c in $CONCURRENCY; do
@@ -643,7 +643,7 @@ report "- Service: $jar_info (repository HEAD $git_head), \`--spring.profiles.ac
 report "- JVM flags given: \`${JVM_FLAGS[*]}\`; in effect: \`$IN_EFFECT\`"
 report "- Each point ${DURATION} s; warm-up ${WARMED_UP} s at 32 connections (not reported; rounds of ${WARMUP_ROUND} s until the JIT took at most ${WARMUP_JIT_PERCENT} % of a round's CPU, at least ${WARMUP} s, at most ${WARMUP_MAX} s; the last round: ${WARMUP_JIT_LAST} %). Relay on: every order is published to RabbitMQ (queue \`$QUEUE\`, bound with \`order.#\`)."
 report "- $VACUUM_NOTE"
-report "- Baseline: service stopped; the same three INSERTs and COMMIT per order as the service (\`order.pgb\`), by pgbench (\`-M prepared\`) and by plain JDBC (\`PlainJdbcOrders.java\`, a connection per client); the faster one counts (bold)."
+report "- Baseline: service stopped; the same four INSERTs and COMMIT per order as the service (\`order.pgb\`), by pgbench (\`-M prepared\`) and by plain JDBC (\`PlainJdbcOrders.java\`, a connection per client); the faster one counts (bold)."
 report ""
 report "### Closed loop (wrk, POST /orders)"
 report ""

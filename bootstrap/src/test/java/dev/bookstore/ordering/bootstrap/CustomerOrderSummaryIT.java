@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,6 +30,9 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.modulith.events.core.EventPublicationRepository;
@@ -41,6 +45,8 @@ import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionExecution;
+import org.springframework.transaction.TransactionExecutionListener;
 import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.JsonNode;
 
@@ -54,6 +60,7 @@ import tools.jackson.databind.JsonNode;
 @ActiveProfiles("postgres")
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 @EnableScenarios
+@Import(CustomerOrderSummaryIT.ListenerThreadTransactions.class)
 class CustomerOrderSummaryIT {
 
     private static final TestPostgres.Database DATABASE = TestPostgres.newDatabase();
@@ -97,8 +104,30 @@ class CustomerOrderSummaryIT {
     @Autowired
     PlatformTransactionManager transactions;
 
+    @Autowired
+    ListenerThreadTransactions listenerThreadTransactions;
+
     HttpJson http;
     UUID customer;
+
+    /** Notes the name of every transaction begun on a thread of the in-process listener's executor. */
+    @TestConfiguration(proxyBeanMethods = false)
+    static class ListenerThreadTransactions {
+
+        final List<String> begun = new CopyOnWriteArrayList<>();
+
+        @Bean
+        TransactionExecutionListener listenerThreadTransactionLog() {
+            return new TransactionExecutionListener() {
+                @Override
+                public void afterBegin(TransactionExecution transaction, Throwable beginFailure) {
+                    if (Thread.currentThread().getName().startsWith("ordering-events")) {
+                        begun.add(transaction.getTransactionName());
+                    }
+                }
+            };
+        }
+    }
 
     @BeforeEach
     void newCustomer() {
@@ -137,6 +166,35 @@ class CustomerOrderSummaryIT {
         assertThat(writes).extracting(row -> row.get("write"))
                 .containsExactlyInAnyOrder("customer_order_summary_event INSERT", "event_publication DELETE");
         assertThat(writes).extracting(row -> row.get("tx")).as("one transaction").containsOnly(writes.get(0).get("tx"));
+    }
+
+    @Test
+    void anEventCostsTheListenerThreadOneTransactionTheListenersOwn() {
+        await().atMost(WAIT).until(() -> incompletePublications() == 0);
+        listenerThreadTransactions.begun.clear();
+
+        assertThat(http.postJson("/orders", HttpJson.orderJson(customer.toString(), 1)).status()).isEqualTo(201);
+        await().atMost(WAIT).until(() -> incompletePublications() == 0
+                && summaries.summaryOf(new CustomerId(customer)).ordersPlaced() == 1);
+
+        // Spring Modulith's "processing" before the listener and "completed" after it open none of their own
+        assertThat(listenerThreadTransactions.begun).singleElement().asString()
+                .endsWith(CustomerOrderSummaryListener.class.getSimpleName() + ".on");
+    }
+
+    @Test
+    void aCompletionByEventAndListenerDeletesThatPublicationOnlyAndNeedsNoTransaction() {
+        TestEvent event = new TestEvent(UUID.randomUUID(), "completed by event and listener");
+        UUID completed = storePublication(event);
+        UUID otherListener = storePublication(event, null, "test.other-listener");
+        UUID otherEvent = storePublication(new TestEvent(UUID.randomUUID(), "another event"));
+
+        publications.markCompleted(event, PublicationTargetIdentifier.of(LISTENER), Instant.now());
+
+        assertThat(publicationsWithId(completed)).isZero();
+        assertThat(publicationsWithId(otherListener)).isOne();
+        assertThat(publicationsWithId(otherEvent)).isOne();
+        jdbc.update("DELETE FROM event_publication WHERE id IN (?, ?)", otherListener, otherEvent);
     }
 
     @Test
@@ -321,7 +379,11 @@ class CustomerOrderSummaryIT {
 
     /** Stores a publication of {@code event} for {@link #LISTENER}, as the order's transaction does, as {@code id}. */
     private UUID storePublication(TestEvent event, UUID id) {
-        TargetEventPublication publication = TargetEventPublication.of(event, PublicationTargetIdentifier.of(LISTENER),
+        return storePublication(event, id, LISTENER);
+    }
+
+    private UUID storePublication(TestEvent event, UUID id, String listener) {
+        TargetEventPublication publication = TargetEventPublication.of(event, PublicationTargetIdentifier.of(listener),
                 Instant.now());
         new TransactionTemplate(transactions).executeWithoutResult(status -> publications.create(publication));
         if (id != null) {

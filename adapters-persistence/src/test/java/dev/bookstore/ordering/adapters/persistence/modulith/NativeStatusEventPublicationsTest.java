@@ -37,7 +37,7 @@ class NativeStatusEventPublicationsTest {
         assertThat(update.getTable().getName()).isEqualTo("event_publication");
         assertThat(update.getUpdateSets()).hasSize(1);
         assertThat(update.getUpdateSets().get(0).getColumns().get(0).getColumnName()).isEqualTo("status");
-        assertThat(update.getWhere().toString()).isEqualTo("id = ?2 AND status <> ?1");
+        assertThat(update.getWhere().toString()).isEqualTo("id = ? AND status <> ?");
         assertPortable(NativeStatusEventPublications.UPDATE_STATUS);
     }
 
@@ -46,7 +46,7 @@ class NativeStatusEventPublicationsTest {
         Delete delete = (Delete) CCJSqlParserUtil.parse(NativeStatusEventPublications.DELETE_BY_ID);
 
         assertThat(delete.getTable().getName()).isEqualTo("event_publication");
-        assertThat(delete.getWhere().toString()).isEqualTo("id = ?1");
+        assertThat(delete.getWhere().toString()).isEqualTo("id = ?");
         assertPortable(NativeStatusEventPublications.DELETE_BY_ID);
     }
 
@@ -56,8 +56,17 @@ class NativeStatusEventPublicationsTest {
 
         assertThat(delete.getTable().getName()).isEqualTo("event_publication");
         assertThat(delete.getWhere().toString())
-                .isEqualTo("id = ?1 AND listener_id = ?2 AND serialized_event = ?3");
+                .isEqualTo("id = ? AND listener_id = ? AND serialized_event = ?");
         assertPortable(NativeStatusEventPublications.DELETE_HANDED_OVER);
+    }
+
+    @Test
+    void aCompletionByEventAndListenerDeletesThatListenersRowsOfThatEvent() throws Exception {
+        Delete delete = (Delete) CCJSqlParserUtil.parse(NativeStatusEventPublications.DELETE_BY_EVENT_AND_LISTENER);
+
+        assertThat(delete.getTable().getName()).isEqualTo("event_publication");
+        assertThat(delete.getWhere().toString()).isEqualTo("serialized_event = ? AND listener_id = ?");
+        assertPortable(NativeStatusEventPublications.DELETE_BY_EVENT_AND_LISTENER);
     }
 
     private static void assertPortable(String sql) {
