@@ -24,9 +24,7 @@ final class CustomerOrderSummaryService implements SummarizeOrderEventsUseCase {
 
     @Override
     public void orderPlaced(OrderPlaced event) {
-        if (summaries.recordEvent(event.eventId())) {
-            summaries.addPlaced(event.customerId(), event.occurredAt());
-        }
+        summaries.addPlacedOnce(event.eventId(), event.customerId(), event.occurredAt());
     }
 
     @Override

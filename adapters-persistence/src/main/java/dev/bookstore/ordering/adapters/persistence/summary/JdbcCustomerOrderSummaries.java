@@ -41,6 +41,19 @@ public class JdbcCustomerOrderSummaries implements CustomerOrderSummaries {
         jdbc.update(sql.addPlaced(), sql.addPlacedParameters(customer.value(), placedAt));
     }
 
+    /**
+     * On PostgreSQL one statement ({@link SummarySql#addPlacedOnce}); elsewhere {@link #recordEvent}, then
+     * {@link #addPlaced}.
+     */
+    @Override
+    public boolean addPlacedOnce(UUID eventId, CustomerId customer, Instant placedAt) {
+        if (sql.addPlacedOnce().isEmpty()) {
+            return CustomerOrderSummaries.super.addPlacedOnce(eventId, customer, placedAt);
+        }
+        return jdbc.update(sql.addPlacedOnce().get(),
+                sql.addPlacedOnceParameters(eventId, customer.value(), placedAt)) == 1;
+    }
+
     @Override
     public void addCancelled(CustomerId customer) {
         jdbc.update(sql.addCancelled(), sql.addCancelledParameters(customer.value()));

@@ -43,6 +43,23 @@ class SummarySqlTest {
         assertThat(placeholders(sql.addPlaced())).isEqualTo(sql.addPlacedParameters(CUSTOMER, AT).length);
         assertThat(placeholders(sql.addCancelled())).isEqualTo(sql.addCancelledParameters(CUSTOMER).length);
         assertThat(placeholders(SummarySql.FIND)).isOne();
+        sql.addPlacedOnce().ifPresent(once -> assertThat(placeholders(once))
+                .isEqualTo(sql.addPlacedOnceParameters(EVENT, CUSTOMER, AT).length));
+    }
+
+    @Test
+    void postgresCountsAnOrderPlacedOnceInOneStatementSqlServerInTwo() throws Exception {
+        String once = SummarySql.POSTGRES.addPlacedOnce().orElseThrow();
+        CCJSqlParserUtil.parse(once);
+        // the counter's upsert reads only what the event id's insert-if-absent returned
+        assertThat(once).startsWith("WITH recorded AS (INSERT INTO customer_order_summary_event (event_id) VALUES (?) "
+                + "ON CONFLICT (event_id) DO NOTHING RETURNING event_id)");
+        assertThat(once).contains("SELECT ?, 1, 0, ? FROM recorded",
+                "ON CONFLICT (customer_id) DO UPDATE SET",
+                "GREATEST(customer_order_summary.last_order_at, EXCLUDED.last_order_at)");
+        assertThat(SummarySql.POSTGRES.addPlacedOnceParameters(EVENT, CUSTOMER, AT))
+                .containsExactly(EVENT, CUSTOMER, OffsetDateTime.ofInstant(AT, ZoneOffset.UTC));
+        assertThat(SummarySql.SQL_SERVER.addPlacedOnce()).as("recordEvent, then addPlaced").isEmpty();
     }
 
     @Test

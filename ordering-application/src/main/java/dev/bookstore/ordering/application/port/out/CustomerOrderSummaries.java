@@ -19,6 +19,18 @@ public interface CustomerOrderSummaries {
     /** One more order placed, at {@code placedAt} (the newest order time is kept, whatever the arrival order). */
     void addPlaced(CustomerId customer, Instant placedAt);
 
+    /**
+     * One more order placed, counted once per event: {@link #recordEvent}, then {@link #addPlaced} if it was the
+     * first time; {@code true} then. A store may do both in one statement, with the same outcome.
+     */
+    default boolean addPlacedOnce(UUID eventId, CustomerId customer, Instant placedAt) {
+        if (!recordEvent(eventId)) {
+            return false;
+        }
+        addPlaced(customer, placedAt);
+        return true;
+    }
+
     /** One more order cancelled. */
     void addCancelled(CustomerId customer);
 
