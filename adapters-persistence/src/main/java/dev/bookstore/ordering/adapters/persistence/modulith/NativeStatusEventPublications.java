@@ -56,7 +56,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * deletes its publication in its own transaction, so its effect and the completion commit or roll back together, and
  * the "completed" call after it finds nothing left to do: one commit per event, and no window in which the effect is
  * committed but the publication is not. A listener that does not call it is completed as before, by the registry's call
- * after it returns.
+ * after it returns. Since neither registry call then needs a transaction, {@link
+ * ListenerTransactionEventPublicationRegistry} opens none for them.
  *
  * <p>Everything else (reading, resubmitting, deleting in bulk) is the JPA repository's own. In a completion mode
  * other than {@code delete}, completing goes to the JPA repository too.
@@ -241,7 +242,6 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
     }
 
     // ---- the JPA repository's own -------------------------------------------------------------------------------
-
 
     @Override
     public boolean markResubmitted(UUID identifier, Instant resubmissionDate) {
