@@ -2,6 +2,7 @@ package dev.bookstore.ordering.adapters.persistence;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.UUID;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -29,5 +30,13 @@ public enum Database {
 
     public static Database of(DataSource dataSource) {
         return new JdbcTemplate(dataSource).execute((ConnectionCallback<Database>) Database::of);
+    }
+
+    /**
+     * An id as this database's driver binds it: a {@code uuid} on PostgreSQL, its text for SQL Server's
+     * {@code uniqueidentifier}.
+     */
+    public Object id(UUID id) {
+        return this == POSTGRESQL ? id : id.toString();
     }
 }

@@ -58,11 +58,11 @@ final class OrderSql {
 
     private final JdbcTemplate jdbc;
     /** PostgreSQL binds {@code uuid} columns from {@link UUID}; SQL Server's {@code uniqueidentifier} from text. */
-    private final boolean uuidAsText;
+    private final Database database;
 
     OrderSql(DataSource dataSource) {
         this.jdbc = new JdbcTemplate(dataSource);
-        this.uuidAsText = Database.of(dataSource) != Database.POSTGRESQL;
+        this.database = Database.of(dataSource);
     }
 
     void insert(Order order) {
@@ -90,7 +90,7 @@ final class OrderSql {
     }
 
     private Object id(UUID id) {
-        return uuidAsText ? id.toString() : id;
+        return database.id(id);
     }
 
     private static List<Order> toOrders(ResultSet rs) throws SQLException {

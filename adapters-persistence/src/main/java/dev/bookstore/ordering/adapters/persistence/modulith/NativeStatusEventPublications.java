@@ -132,7 +132,7 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
         Object event = publication.getEvent();
         Status status = publication.getStatus();
         jdbc.update(INSERT,
-                id(publication.getIdentifier()),
+                database.id(publication.getIdentifier()),
                 publication.getTargetIdentifier().getValue(),
                 event.getClass().getName(),
                 serialized(event),
@@ -175,7 +175,7 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
                     "A publication is completed with its listener's transaction; none is active");
         }
         HANDED_OVER.remove();
-        int deleted = jdbc.update(DELETE_HANDED_OVER, id(identifier), listenerId, serialized(event));
+        int deleted = jdbc.update(DELETE_HANDED_OVER, database.id(identifier), listenerId, serialized(event));
         if (deleted == 0) {
             return false;
         }
@@ -219,7 +219,7 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
         if (!completionDeletes) {
             jpa.markCompleted(identifier, completionDate);
         } else if (!completedWithListener) {
-            jdbc.update(DELETE_BY_ID, id(identifier));
+            jdbc.update(DELETE_BY_ID, database.id(identifier));
         }
     }
 
@@ -229,12 +229,7 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
     }
 
     private void updateStatus(UUID identifier, Status status) {
-        jdbc.update(UPDATE_STATUS, status.name(), id(identifier), status.name());
-    }
-
-    /** An id as the driver binds it: a {@code uuid} on PostgreSQL, its text for a {@code uniqueidentifier}. */
-    private Object id(UUID identifier) {
-        return database == Database.POSTGRESQL ? identifier : identifier.toString();
+        jdbc.update(UPDATE_STATUS, status.name(), database.id(identifier), status.name());
     }
 
     private static OffsetDateTime timestamp(Instant instant) {

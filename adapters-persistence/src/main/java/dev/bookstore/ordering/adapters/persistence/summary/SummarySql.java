@@ -97,8 +97,8 @@ record SummarySql(Database database, String recordEvent, String addPlaced, Strin
         return new Object[] {id(customer)};
     }
 
-    /** An id as the driver binds it: a {@code uuid} on PostgreSQL, its text for a {@code uniqueidentifier}. */
+    /** An id as the driver binds it ({@link Database#id}). */
     Object id(UUID id) {
-        return database == Database.POSTGRESQL ? id : id.toString();
+        return database.id(id);
     }
 }
