@@ -90,7 +90,11 @@ record SummarySql(Database database, String recordEvent, String addPlaced, Strin
 
     /** Parameters of {@link #addPlacedOnce}: the event id, then those of {@link #addPlaced}. */
     Object[] addPlacedOnceParameters(UUID eventId, UUID customer, Instant placedAt) {
-        return new Object[] {id(eventId), id(customer), OffsetDateTime.ofInstant(placedAt, ZoneOffset.UTC)};
+        Object[] addPlaced = addPlacedParameters(customer, placedAt);
+        Object[] parameters = new Object[addPlaced.length + 1];
+        parameters[0] = id(eventId);
+        System.arraycopy(addPlaced, 0, parameters, 1, addPlaced.length);
+        return parameters;
     }
 
     Object[] addCancelledParameters(UUID customer) {
