@@ -47,6 +47,7 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionExecution;
 import org.springframework.transaction.TransactionExecutionListener;
+import org.springframework.transaction.support.DefaultTransactionStatus;
 import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.JsonNode;
 
@@ -110,7 +111,10 @@ class CustomerOrderSummaryIT {
     HttpJson http;
     UUID customer;
 
-    /** Notes the name of every transaction begun on a thread of the in-process listener's executor. */
+    /**
+     * Notes every transaction begun on a thread of the in-process listener's executor: its name, and the class of
+     * its transaction manager's transaction object (a JDBC or a JPA one).
+     */
     @TestConfiguration(proxyBeanMethods = false)
     static class ListenerThreadTransactions {
 
@@ -122,7 +126,8 @@ class CustomerOrderSummaryIT {
                 @Override
                 public void afterBegin(TransactionExecution transaction, Throwable beginFailure) {
                     if (Thread.currentThread().getName().startsWith("ordering-events")) {
-                        begun.add(transaction.getTransactionName());
+                        Object object = ((DefaultTransactionStatus) transaction).getTransaction();
+                        begun.add(transaction.getTransactionName() + " " + object.getClass().getName());
                     }
                 }
             };
@@ -177,9 +182,11 @@ class CustomerOrderSummaryIT {
         await().atMost(WAIT).until(() -> incompletePublications() == 0
                 && summaries.summaryOf(new CustomerId(customer)).ordersPlaced() == 1);
 
-        // Spring Modulith's "processing" before the listener and "completed" after it open none of their own
+        // Spring Modulith's "processing" before the listener and "completed" after it open none of their own, and
+        // the listener's is a JDBC transaction: no Hibernate session for an event that only JDBC statements handle
         assertThat(listenerThreadTransactions.begun).singleElement().asString()
-                .endsWith(CustomerOrderSummaryListener.class.getSimpleName() + ".on");
+                .startsWith(CustomerOrderSummaryListener.class.getName() + ".on ")
+                .contains("DataSourceTransactionManager");
     }
 
     @Test

@@ -21,11 +21,15 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.interceptor.MatchAlwaysTransactionAttributeSource;
+import org.springframework.transaction.interceptor.TransactionAttributeSource;
 import org.springframework.transaction.interceptor.RuleBasedTransactionAttribute;
 import org.springframework.transaction.interceptor.RollbackRuleAttribute;
 import org.springframework.transaction.interceptor.TransactionInterceptor;
 import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizers;
 
 /**
  * The use cases, each call in one transaction. The application layer knows nothing of transactions; here
@@ -77,11 +81,22 @@ class UseCaseConfiguration {
     }
 
     @Bean
+    JdbcTransactions jdbcTransactions(DataSource dataSource, ObjectProvider<TransactionManagerCustomizers> customizers) {
+        return new JdbcTransactions(dataSource, customizers.getIfAvailable());
+    }
+
+    /**
+     * Each call joins the listener's transaction, or opens one. {@code orderPlaced} only writes through JDBC: its
+     * transaction is a {@link JdbcTransactions JDBC one}, as its listener's; {@code orderCancelled} reads the order
+     * through JPA, in a JPA transaction.
+     */
+    @Bean
     SummarizeOrderEventsUseCase summarizeOrderEventsUseCase(CustomerOrderSummaries summaries, OrderRepository orders,
-                                                            PlatformTransactionManager transactions) {
-        // Joins the listener's transaction (Spring Modulith opens a new one per event), or opens one.
+                                                            PlatformTransactionManager transactions,
+                                                            JdbcTransactions jdbcTransactions) {
         return inTransaction(OrderingUseCases.summarizeOrderEvents(summaries, orders),
-                SummarizeOrderEventsUseCase.class, transactions, false);
+                SummarizeOrderEventsUseCase.class, transactions, false,
+                Map.of("orderPlaced", jdbcTransactions.manager()));
     }
 
     @Bean
@@ -94,15 +109,27 @@ class UseCaseConfiguration {
     /** Wraps every method of {@code useCase} in a transaction that rolls back on any exception. */
     static <T> T inTransaction(T useCase, Class<T> port, PlatformTransactionManager transactions,
                                boolean readOnly) {
+        return inTransaction(useCase, port, transactions, readOnly, Map.of());
+    }
+
+    /**
+     * Wraps every method of {@code useCase} in a transaction that rolls back on any exception: the methods named in
+     * {@code byMethod} in one of that transaction manager, the others in one of {@code transactions}.
+     */
+    static <T> T inTransaction(T useCase, Class<T> port, PlatformTransactionManager transactions,
+                               boolean readOnly, Map<String, PlatformTransactionManager> byMethod) {
         RuleBasedTransactionAttribute attribute = new RuleBasedTransactionAttribute();
         attribute.setRollbackRules(List.of(new RollbackRuleAttribute(Exception.class)));
         attribute.setReadOnly(readOnly);
         attribute.setName(port.getSimpleName());
-        MatchAlwaysTransactionAttributeSource source = new MatchAlwaysTransactionAttributeSource();
-        source.setTransactionAttribute(attribute);
         ProxyFactory proxy = new ProxyFactory(useCase);
         proxy.setInterfaces(port);
-        proxy.addAdvice(new TransactionInterceptor(transactions, source));
+        // each method gets its attribute from exactly one of the interceptors; to the others it has none
+        TransactionAttributeSource others = (method, targetClass) ->
+                byMethod.containsKey(method.getName()) ? null : attribute;
+        proxy.addAdvice(new TransactionInterceptor(transactions, others));
+        byMethod.forEach((name, manager) -> proxy.addAdvice(new TransactionInterceptor(manager,
+                (method, targetClass) -> method.getName().equals(name) ? attribute : null)));
         return port.cast(proxy.getProxy(UseCaseConfiguration.class.getClassLoader()));
     }
 }

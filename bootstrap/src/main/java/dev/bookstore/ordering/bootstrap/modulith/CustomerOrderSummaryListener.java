@@ -4,15 +4,18 @@ import dev.bookstore.ordering.adapters.persistence.modulith.NativeStatusEventPub
 import dev.bookstore.ordering.application.port.in.SummarizeOrderEventsUseCase;
 import dev.bookstore.ordering.domain.order.OrderCancelled;
 import dev.bookstore.ordering.domain.order.OrderPlaced;
+import dev.bookstore.ordering.bootstrap.config.JdbcTransactions;
 import org.springframework.modulith.events.ApplicationModuleListener;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.stereotype.Component;
 
 /**
  * The in-process consumer of the order events, through Spring Modulith: when the order's transaction publishes an
  * event, the JPA event publication registry stores one publication per listener method in that same transaction; after
- * the commit the method runs asynchronously, in a transaction of its own, which also completes (deletes) the
- * publication ({@link NativeStatusEventPublications#completeInCurrentTransaction(Object, String)}): the summary's
- * change and the completion commit together, in one transaction per event. A method that throws, or a process that dies
+ * the commit the method runs asynchronously, in a transaction of its own (a JDBC one for {@link OrderPlaced}), which
+ * also completes (deletes) the publication ({@link NativeStatusEventPublications#completeInCurrentTransaction(Object,
+ * String)}): the summary's change and the completion commit together, in one transaction per event. A method that throws, or a process that dies
  * first, leaves the publication incomplete: it is resubmitted on restart and by
  * {@link IncompletePublicationsResubmission}. The use case counts each event id once, so a resubmission, or the same
  * publication resubmitted by two instances, counts once.
@@ -28,16 +31,26 @@ public class CustomerOrderSummaryListener {
 
     private final SummarizeOrderEventsUseCase summarize;
     private final NativeStatusEventPublications publications;
+    private final TransactionTemplate orderPlacedTransaction;
 
-    CustomerOrderSummaryListener(SummarizeOrderEventsUseCase summarize, NativeStatusEventPublications publications) {
+    CustomerOrderSummaryListener(SummarizeOrderEventsUseCase summarize, NativeStatusEventPublications publications,
+                                 JdbcTransactions jdbcTransactions) {
         this.summarize = summarize;
         this.publications = publications;
+        this.orderPlacedTransaction = jdbcTransactions.template(CustomerOrderSummaryListener.class.getName() + ".on");
     }
 
-    @ApplicationModuleListener(id = ORDER_PLACED_ID)
+    /**
+     * Everything this listener writes goes through JDBC (one statement for the summary, one for the completion),
+     * so its transaction is a JDBC one: the annotation's own, a JPA transaction and with it a Hibernate session per
+     * event, is turned off ({@code NOT_SUPPORTED}). Spring Modulith's registry calls around the method need none.
+     */
+    @ApplicationModuleListener(id = ORDER_PLACED_ID, propagation = Propagation.NOT_SUPPORTED)
     void on(OrderPlaced event) {
-        summarize.orderPlaced(event);
-        publications.completeInCurrentTransaction(event, ORDER_PLACED_ID);
+        orderPlacedTransaction.executeWithoutResult(status -> {
+            summarize.orderPlaced(event);
+            publications.completeInCurrentTransaction(event, ORDER_PLACED_ID);
+        });
     }
 
     @ApplicationModuleListener(id = ORDER_CANCELLED_ID)
