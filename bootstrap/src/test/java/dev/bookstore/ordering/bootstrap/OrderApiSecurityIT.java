@@ -105,6 +105,10 @@ class OrderApiSecurityIT {
         assertUnauthorized(http.as(TestTokens.signedByAnotherKey(alice)).postJson("/orders",
                 HttpJson.orderJson(alice.toString(), 1)));
         assertUnauthorized(http.as("not-a-jwt").get("/orders"));
+        // not a bearer token's shape at all (a space inside): refused before any decoding
+        HttpJson.Response malformed = http.as("two words").postJson("/orders", HttpJson.orderJson(alice.toString(), 1));
+        assertUnauthorized(malformed);
+        assertThat(malformed.header("WWW-Authenticate")).contains("invalid_token").contains("malformed");
         assertOrders(0);
     }
 

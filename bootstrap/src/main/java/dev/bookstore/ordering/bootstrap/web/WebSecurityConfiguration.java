@@ -19,6 +19,7 @@ import org.springframework.security.authentication.AuthenticationEventPublisher;
 import org.springframework.security.authentication.DefaultAuthenticationEventPublisher;
 import org.springframework.security.authentication.event.AuthenticationFailureBadCredentialsEvent;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configuration.WebSecurityCustomizer;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.config.observation.SecurityObservationSettings;
 import org.springframework.security.core.Authentication;
@@ -96,6 +97,12 @@ class WebSecurityConfiguration {
         }
     }
 
+    /** Spring's firewall, its header checks behind a fast path for printable ASCII ({@link PrintableAsciiHeaders}). */
+    @Bean
+    WebSecurityCustomizer printableAsciiHeadersFirewall() {
+        return web -> web.httpFirewall(PrintableAsciiHeaders.firewall());
+    }
+
     @Bean
     SecurityFilterChain securityFilterChain(HttpSecurity http, ObjectProvider<JwtDecoder> jwtDecoder,
                                             JsonMapper json, Environment environment) throws Exception {
@@ -123,6 +130,7 @@ class WebSecurityConfiguration {
                         .requestMatchers("/admin/**").hasAuthority(OPERATOR)
                         .anyRequest().hasAuthority(OPERATOR))
                 .oauth2ResourceServer(resourceServer -> resourceServer
+                        .bearerTokenResolver(new AuthorizationHeaderBearerTokenResolver())
                         .jwt(jwt -> jwt.decoder(cachingDecoder))
                         .authenticationEntryPoint(problems.unauthorized())
                         .accessDeniedHandler(problems.forbidden()))
