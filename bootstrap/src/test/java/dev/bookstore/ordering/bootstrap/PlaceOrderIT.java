@@ -135,6 +135,23 @@ class PlaceOrderIT {
                 assertThat(http.get("/outbox/stats").json().get("pending").asLong()).isEqualTo(1));
     }
 
+    /** Held and written once ({@code SingleWriteResponseFilter}): a length, no chunks; a refusal too. */
+    @Test
+    void anAnswerIsSentWithItsLengthNotInChunks() {
+        HttpJson.Response placed = http.postJson("/orders", HttpJson.orderJson(UUID.randomUUID().toString(), 2));
+        HttpJson.Response refused = http.anonymous().postJson("/orders",
+                HttpJson.orderJson(UUID.randomUUID().toString(), 1));
+
+        assertThat(placed.status()).isEqualTo(201);
+        assertThat(refused.status()).isEqualTo(401);
+        for (HttpJson.Response response : List.of(placed, refused)) {
+            assertThat(response.header("Transfer-Encoding")).isNull();
+            assertThat(response.header("Content-Length")).isEqualTo(
+                    String.valueOf(response.body().getBytes(java.nio.charset.StandardCharsets.UTF_8).length));
+            assertThat(response.json().isObject()).isTrue();
+        }
+    }
+
     @Test
     void placingAnOrderSendsOneInsertPerTableAndNothingElse() {
         statements.start();

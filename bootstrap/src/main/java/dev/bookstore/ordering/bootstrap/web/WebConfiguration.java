@@ -96,6 +96,17 @@ class WebConfiguration {
         return registration;
     }
 
+    /**
+     * Inside Boot's server observation filter and the {@code traceparent} header, outside the security chain, so that
+     * its answers (401, 403 as problem details) are written once too.
+     */
+    @Bean
+    FilterRegistrationBean<SingleWriteResponseFilter> singleWriteResponseFilter() {
+        var registration = new FilterRegistrationBean<>(new SingleWriteResponseFilter());
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 3);
+        return registration;
+    }
+
     /** Inside Boot's server observation filter (order {@code HIGHEST_PRECEDENCE + 1}), where the span is current. */
     @Bean
     FilterRegistrationBean<TraceparentResponseFilter> traceparentResponseFilter(ObjectProvider<Tracer> tracer,
