@@ -81,7 +81,8 @@ class UseCaseConfiguration {
     }
 
     @Bean
-    JdbcTransactions jdbcTransactions(DataSource dataSource, ObjectProvider<TransactionManagerCustomizers> customizers) {
+    JdbcTransactions jdbcTransactions(DataSource dataSource,
+                                      ObjectProvider<TransactionManagerCustomizers> customizers) {
         return new JdbcTransactions(dataSource, customizers.getIfAvailable());
     }
 

@@ -3,8 +3,8 @@ package dev.bookstore.ordering.bootstrap.modulith;
 import dev.bookstore.ordering.adapters.persistence.modulith.NativeStatusEventPublications;
 import dev.bookstore.ordering.application.port.in.SummarizeOrderEventsUseCase;
 import dev.bookstore.ordering.domain.order.OrderCancelled;
-import dev.bookstore.ordering.domain.order.OrderPlaced;
 import dev.bookstore.ordering.bootstrap.config.JdbcTransactions;
+import dev.bookstore.ordering.domain.order.OrderPlaced;
 import org.springframework.modulith.events.ApplicationModuleListener;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -15,8 +15,8 @@ import org.springframework.stereotype.Component;
  * event, the JPA event publication registry stores one publication per listener method in that same transaction; after
  * the commit the method runs asynchronously, in a transaction of its own (a JDBC one for {@link OrderPlaced}), which
  * also completes (deletes) the publication ({@link NativeStatusEventPublications#completeInCurrentTransaction(Object,
- * String)}): the summary's change and the completion commit together, in one transaction per event. A method that throws, or a process that dies
- * first, leaves the publication incomplete: it is resubmitted on restart and by
+ * String)}): the summary's change and the completion commit together, in one transaction per event. A method that
+ * throws, or a process that dies first, leaves the publication incomplete: it is resubmitted on restart and by
  * {@link IncompletePublicationsResubmission}. The use case counts each event id once, so a resubmission, or the same
  * publication resubmitted by two instances, counts once.
  *

@@ -28,11 +28,13 @@ final class PrintableAsciiHeaders {
     }
 
     static Predicate<String> names() {
-        return name -> (name != null && isPrintableAscii(name, false)) || StrictHttpFirewall.ALLOWED_HEADER_NAMES.test(name);
+        return name -> (name != null && isPrintableAscii(name, false))
+                || StrictHttpFirewall.ALLOWED_HEADER_NAMES.test(name);
     }
 
     static Predicate<String> values() {
-        return value -> (value != null && isPrintableAscii(value, true)) || StrictHttpFirewall.ALLOWED_HEADER_VALUES.test(value);
+        return value -> (value != null && isPrintableAscii(value, true))
+                || StrictHttpFirewall.ALLOWED_HEADER_VALUES.test(value);
     }
 
     private static boolean isPrintableAscii(String s, boolean tabAllowed) {
