@@ -211,7 +211,10 @@ class OrderApiSecurityIT {
         assertThat(anonymous.get("/actuator/health/liveness").status()).isEqualTo(200);
         assertThat(anonymous.get("/actuator/health/readiness").status()).isEqualTo(200);
         assertThat(anonymous.get("/actuator/info").status()).isEqualTo(200);
-        assertThat(anonymous.get("/").status()).isEqualTo(200);
+        HttpJson.Response page = anonymous.get("/");
+        assertThat(page.status()).isEqualTo(200);
+        // the welcome page is a forward to index.html: its body must arrive (not held back and lost)
+        assertThat(page.body()).contains("id=\"pending\"");
     }
 
     private static String place(HttpJson as, UUID customer) {

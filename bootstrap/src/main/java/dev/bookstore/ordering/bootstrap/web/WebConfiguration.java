@@ -98,12 +98,16 @@ class WebConfiguration {
 
     /**
      * Inside Boot's server observation filter and the {@code traceparent} header, outside the security chain, so that
-     * its answers (401, 403 as problem details) are written once too.
+     * its answers (401, 403 as problem details) are written once too. Only on the API's and the actuator's paths,
+     * which answer in place: a request the container forwards (the page's {@code /} to {@code index.html}) is
+     * finished by the container when the forward returns, before the held body could be copied out, and went out
+     * empty.
      */
     @Bean
     FilterRegistrationBean<SingleWriteResponseFilter> singleWriteResponseFilter() {
         var registration = new FilterRegistrationBean<>(new SingleWriteResponseFilter());
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 3);
+        registration.addUrlPatterns("/orders/*", "/customers/*", "/admin/*", "/outbox/*", "/actuator/*");
         return registration;
     }
 
