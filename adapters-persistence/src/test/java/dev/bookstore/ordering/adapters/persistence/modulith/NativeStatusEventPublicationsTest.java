@@ -43,30 +43,28 @@ class NativeStatusEventPublicationsTest {
 
     @Test
     void completionDeletesOneRowById() throws Exception {
-        Delete delete = (Delete) CCJSqlParserUtil.parse(NativeStatusEventPublications.DELETE_BY_ID);
-
-        assertThat(delete.getTable().getName()).isEqualTo("event_publication");
-        assertThat(delete.getWhere().toString()).isEqualTo("id = ?");
-        assertPortable(NativeStatusEventPublications.DELETE_BY_ID);
+        assertDeletesPublicationsWhere(NativeStatusEventPublications.DELETE_BY_ID, "id = ?");
     }
 
     @Test
     void aListenersCompletionDeletesOneRowByIdOnlyWhenItIsThatListenersPublicationOfThatEvent() throws Exception {
-        Delete delete = (Delete) CCJSqlParserUtil.parse(NativeStatusEventPublications.DELETE_HANDED_OVER);
-
-        assertThat(delete.getTable().getName()).isEqualTo("event_publication");
-        assertThat(delete.getWhere().toString())
-                .isEqualTo("id = ? AND listener_id = ? AND serialized_event = ?");
-        assertPortable(NativeStatusEventPublications.DELETE_HANDED_OVER);
+        assertDeletesPublicationsWhere(NativeStatusEventPublications.DELETE_HANDED_OVER,
+                "id = ? AND listener_id = ? AND serialized_event = ?");
     }
 
     @Test
     void aCompletionByEventAndListenerDeletesThatListenersRowsOfThatEvent() throws Exception {
-        Delete delete = (Delete) CCJSqlParserUtil.parse(NativeStatusEventPublications.DELETE_BY_EVENT_AND_LISTENER);
+        assertDeletesPublicationsWhere(NativeStatusEventPublications.DELETE_BY_EVENT_AND_LISTENER,
+                "serialized_event = ? AND listener_id = ?");
+    }
+
+    /** A portable {@code DELETE} from {@code event_publication} with exactly this condition. */
+    private static void assertDeletesPublicationsWhere(String sql, String where) throws Exception {
+        Delete delete = (Delete) CCJSqlParserUtil.parse(sql);
 
         assertThat(delete.getTable().getName()).isEqualTo("event_publication");
-        assertThat(delete.getWhere().toString()).isEqualTo("serialized_event = ? AND listener_id = ?");
-        assertPortable(NativeStatusEventPublications.DELETE_BY_EVENT_AND_LISTENER);
+        assertThat(delete.getWhere().toString()).isEqualTo(where);
+        assertPortable(sql);
     }
 
     private static void assertPortable(String sql) {
