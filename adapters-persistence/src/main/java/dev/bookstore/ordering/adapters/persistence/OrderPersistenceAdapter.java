@@ -4,25 +4,33 @@ import dev.bookstore.ordering.application.port.out.OrderRepository;
 import dev.bookstore.ordering.domain.order.CustomerId;
 import dev.bookstore.ordering.domain.order.Order;
 import dev.bookstore.ordering.domain.order.OrderId;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
+import org.springframework.dao.OptimisticLockingFailureException;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * {@link OrderRepository}: reading one order and changing its status through JPA; placing an order and listing
- * the newest ones through the hand-written statements of {@link OrderSql}. A new order is only inserted: never
- * read first, never merged (merging a new aggregate reads it, and copying its line collection bumped the version
- * of the row just inserted). Lines never change after placing, so an update only touches the status.
+ * {@link OrderRepository} through the hand-written statements of {@link OrderSql}. A new order is only inserted:
+ * never read first, never merged. Lines never change after placing, so an update only touches the status.
+ *
+ * <p><b>Optimistic locking.</b> Reading an order in a transaction remembers the version its row had; updating it
+ * in the same transaction changes the row only if it still has that version, and fails with Spring's
+ * {@link OptimisticLockingFailureException} (409 at the API) if another transaction changed it in between: two
+ * cancels racing cancel once. This is what JPA's persistence context and {@code @Version} did here before, without
+ * a Hibernate session for every request. The versions are a resource of the transaction (as the connection is
+ * for {@code JdbcTemplate}), dropped when it completes and set aside while a nested one runs.
  */
 @Component
 class OrderPersistenceAdapter implements OrderRepository {
 
-    private final OrderJpaRepository repository;
     private final OrderSql sql;
 
-    OrderPersistenceAdapter(OrderJpaRepository repository, DataSource dataSource) {
-        this.repository = repository;
+    OrderPersistenceAdapter(DataSource dataSource) {
         this.sql = new OrderSql(dataSource);
     }
 
@@ -33,15 +41,28 @@ class OrderPersistenceAdapter implements OrderRepository {
 
     @Override
     public void update(Order order) {
-        // The caller read the order in this transaction, so this is answered by the persistence context.
-        OrderJpaEntity stored = repository.findById(order.id().value()).orElseThrow(() ->
-                new IllegalStateException("order " + order.id() + " is not stored; update is for stored orders"));
-        stored.status(order.status());
+        VersionsRead read = versionsRead();
+        Long version = read == null ? null : read.versions.get(order.id());
+        if (version == null) {
+            throw new IllegalStateException("order " + order.id()
+                    + " was not read in this transaction; update is for orders read in the transaction");
+        }
+        if (!sql.updateStatus(order, version)) {
+            throw new OptimisticLockingFailureException("order " + order.id()
+                    + " was changed by another transaction since it was read (version " + version + ")");
+        }
+        read.versions.put(order.id(), version + 1);
     }
 
     @Override
     public Optional<Order> findById(OrderId id) {
-        return repository.findById(id.value()).map(OrderMapper::toDomain);
+        return sql.find(id).map(found -> {
+            VersionsRead read = versionsRead();
+            if (read != null) {
+                read.versions.put(id, found.version());
+            }
+            return found.order();
+        });
     }
 
     @Override
@@ -52,5 +73,37 @@ class OrderPersistenceAdapter implements OrderRepository {
     @Override
     public List<Order> findRecentOf(CustomerId customer, int limit) {
         return sql.newestFirstOf(customer, limit);
+    }
+
+    /** The versions read in the current transaction, bound to it on first use; null outside a transaction. */
+    private VersionsRead versionsRead() {
+        VersionsRead read = (VersionsRead) TransactionSynchronizationManager.getResource(this);
+        if (read == null && TransactionSynchronizationManager.isSynchronizationActive()) {
+            read = new VersionsRead();
+            TransactionSynchronizationManager.bindResource(this, read);
+            TransactionSynchronizationManager.registerSynchronization(read);
+        }
+        return read;
+    }
+
+    /** Order id to the version of its row as this transaction read (or wrote) it. */
+    private final class VersionsRead implements TransactionSynchronization {
+
+        private final Map<OrderId, Long> versions = new HashMap<>();
+
+        @Override
+        public void suspend() {
+            TransactionSynchronizationManager.unbindResource(OrderPersistenceAdapter.this);
+        }
+
+        @Override
+        public void resume() {
+            TransactionSynchronizationManager.bindResource(OrderPersistenceAdapter.this, this);
+        }
+
+        @Override
+        public void afterCompletion(int status) {
+            TransactionSynchronizationManager.unbindResourceIfPossible(OrderPersistenceAdapter.this);
+        }
     }
 }

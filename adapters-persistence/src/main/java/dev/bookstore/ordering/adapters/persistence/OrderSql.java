@@ -14,23 +14,24 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Currency;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.IntStream;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * The two order statements that run often enough to be written by hand, in SQL that PostgreSQL and SQL Server
- * both accept.
+ * The order's statements, in SQL that PostgreSQL and SQL Server both accept.
  *
- * <p>Placing an order inserts the order and its lines and nothing else. Through JPA the same insert cost a
- * fifth of a request's CPU (building the entity's action queue, flushing it, checking it for changes at
- * commit) for statements that are known in advance; here it is one {@code INSERT} and one batch of line
- * {@code INSERT}s, which the PostgreSQL driver sends as one multi-row statement. The rows are the ones the JPA
- * mapping ({@link OrderJpaEntity}) reads: version 0, lines numbered from 0 like its {@code @OrderColumn}.
+ * <p>Placing an order inserts the order and its lines and nothing else: one {@code INSERT} and one batch of line
+ * {@code INSERT}s, which the PostgreSQL driver sends as one multi-row statement. Through JPA the same insert cost
+ * a fifth of a request's CPU (building the entity's action queue, flushing it, checking it for changes at
+ * commit) for statements that are known in advance. Lines are numbered from 0, version 0.
  *
- * <p>The newest orders with their lines are one query: through JPA the eager line collection costs one more
- * query per order, and a fetch join with a row limit is paginated in memory.
+ * <p>One order, or the newest ones, with their lines is one query (through JPA the line collection cost one more
+ * query per order, and a fetch join with a row limit is paginated in memory). Reading one order gives its
+ * version; a change of status is accepted only while the row still has it (optimistic locking, as JPA's
+ * {@code @Version} did).
  */
 final class OrderSql {
 
@@ -40,6 +41,19 @@ final class OrderSql {
 
     static final String INSERT_LINE = """
             INSERT INTO order_line (order_id, line_no, book_id, quantity, unit_price) VALUES (?, ?, ?, ?, ?)""";
+
+    /** Parameter: the order id. The columns of {@link #NEWEST_FIRST}, then the version. */
+    static final String FIND_BY_ID = """
+            SELECT o.id, o.customer_id, o.currency, o.status, o.placed_at, l.book_id, l.quantity, l.unit_price,
+                   o.version
+              FROM orders o
+              JOIN order_line l ON l.order_id = o.id
+             WHERE o.id = ?
+             ORDER BY l.line_no""";
+
+    /** Parameters: the new status, the order id, the version read. No row changed: another transaction did. */
+    static final String UPDATE_STATUS = """
+            UPDATE orders SET status = ?, version = version + 1 WHERE id = ? AND version = ?""";
 
     static final String NEWEST_FIRST = newestFirst("");
 
@@ -81,6 +95,26 @@ final class OrderSql {
         });
     }
 
+    /** The order with the version it has now; empty if there is none. */
+    Optional<Versioned> find(OrderId id) {
+        return jdbc.query(FIND_BY_ID, rs -> {
+            if (!rs.next()) {
+                return Optional.<Versioned>empty();
+            }
+            long version = rs.getLong(9);
+            Row order = Row.of(rs);
+            do {
+                order.addLine(rs);
+            } while (rs.next());
+            return Optional.of(new Versioned(order.toOrder(), version));
+        }, id(id.value()));
+    }
+
+    /** Sets the order's status if its row still has {@code version}; whether it had. */
+    boolean updateStatus(Order order, long version) {
+        return jdbc.update(UPDATE_STATUS, order.status().name(), id(order.id().value()), version) == 1;
+    }
+
     List<Order> newestFirst(int limit) {
         return jdbc.query(NEWEST_FIRST, OrderSql::toOrders, limit);
     }
@@ -97,21 +131,22 @@ final class OrderSql {
         List<Order> orders = new ArrayList<>();
         Row current = null;
         while (rs.next()) {
-            UUID id = UUID.fromString(rs.getString(1));
-            if (current == null || !current.id.equals(id)) {
+            if (current == null || !current.id.equals(UUID.fromString(rs.getString(1)))) {
                 if (current != null) {
                     orders.add(current.toOrder());
                 }
-                current = new Row(id, UUID.fromString(rs.getString(2)), Currency.getInstance(rs.getString(3)),
-                        OrderStatus.valueOf(rs.getString(4)), rs.getObject(5, OffsetDateTime.class));
+                current = Row.of(rs);
             }
-            current.lines.add(new OrderLine(new BookId(rs.getString(6)), rs.getInt(7),
-                    new Money(rs.getBigDecimal(8), current.currency)));
+            current.addLine(rs);
         }
         if (current != null) {
             orders.add(current.toOrder());
         }
         return orders;
+    }
+
+    /** An order and the version its row had when it was read. */
+    record Versioned(Order order, long version) {
     }
 
     private static final class Row {
@@ -129,6 +164,19 @@ final class OrderSql {
             this.currency = currency;
             this.status = status;
             this.placedAt = placedAt;
+        }
+
+        /** The order of the current row (columns 1 to 5), without lines. */
+        static Row of(ResultSet rs) throws SQLException {
+            return new Row(UUID.fromString(rs.getString(1)), UUID.fromString(rs.getString(2)),
+                    Currency.getInstance(rs.getString(3)), OrderStatus.valueOf(rs.getString(4)),
+                    rs.getObject(5, OffsetDateTime.class));
+        }
+
+        /** The line of the current row (columns 6 to 8). */
+        void addLine(ResultSet rs) throws SQLException {
+            lines.add(new OrderLine(new BookId(rs.getString(6)), rs.getInt(7),
+                    new Money(rs.getBigDecimal(8), currency)));
         }
 
         Order toOrder() {

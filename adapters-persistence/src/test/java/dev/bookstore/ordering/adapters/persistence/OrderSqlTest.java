@@ -16,6 +16,8 @@ class OrderSqlTest {
     private static final Map<String, String> STATEMENTS = Map.of(
             "insert order", OrderSql.INSERT_ORDER,
             "insert line", OrderSql.INSERT_LINE,
+            "find by id", OrderSql.FIND_BY_ID,
+            "update status", OrderSql.UPDATE_STATUS,
             "newest first", OrderSql.NEWEST_FIRST,
             "newest first of a customer", OrderSql.NEWEST_FIRST_OF_CUSTOMER);
 
@@ -29,6 +31,8 @@ class OrderSqlTest {
     void everyStatementHasThePlaceholdersTheAdapterBinds() {
         assertThat(OrderSql.INSERT_ORDER.chars().filter(c -> c == '?')).hasSize(6);
         assertThat(OrderSql.INSERT_LINE.chars().filter(c -> c == '?')).hasSize(5);
+        assertThat(OrderSql.FIND_BY_ID.chars().filter(c -> c == '?')).hasSize(1);
+        assertThat(OrderSql.UPDATE_STATUS.chars().filter(c -> c == '?')).hasSize(3);
         assertThat(OrderSql.NEWEST_FIRST.chars().filter(c -> c == '?')).hasSize(1);
         assertThat(OrderSql.NEWEST_FIRST_OF_CUSTOMER.chars().filter(c -> c == '?')).hasSize(2);
         assertThat(OrderSql.NEWEST_FIRST_OF_CUSTOMER.indexOf("customer_id = ?")).as("customer bound before limit")
@@ -41,6 +45,15 @@ class OrderSqlTest {
         assertThat(OrderSql.NEWEST_FIRST).doesNotContainIgnoringCase("LIMIT")
                 .contains("ORDER BY placed_at DESC, id DESC\n         OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY) o");
         assertThat(OrderSql.NEWEST_FIRST_OF_CUSTOMER).doesNotContainIgnoringCase("LIMIT");
+    }
+
+    @Test
+    void oneOrderIsReadWithItsVersionAndChangedOnlyWhileItStillHasIt() {
+        // The columns of the newest-first queries in the same places (one row reader), the version after them.
+        assertThat(OrderSql.FIND_BY_ID).startsWith(OrderSql.NEWEST_FIRST.lines().findFirst().orElseThrow()
+                .replace("l.unit_price", "l.unit_price,")).contains("o.version\n").contains("ORDER BY l.line_no");
+        assertThat(OrderSql.UPDATE_STATUS).contains("SET status = ?, version = version + 1")
+                .endsWith("WHERE id = ? AND version = ?");
     }
 
     @Test

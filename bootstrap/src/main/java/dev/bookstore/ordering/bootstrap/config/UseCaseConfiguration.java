@@ -20,13 +20,10 @@ import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.interceptor.TransactionAttributeSource;
 import org.springframework.transaction.interceptor.RuleBasedTransactionAttribute;
 import org.springframework.transaction.interceptor.RollbackRuleAttribute;
 import org.springframework.transaction.interceptor.TransactionInterceptor;
 import java.util.List;
-import java.util.Map;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizers;
@@ -34,7 +31,8 @@ import org.springframework.boot.transaction.autoconfigure.TransactionManagerCust
 /**
  * The use cases, each call in one transaction. The application layer knows nothing of transactions; here
  * every use case gets a proxy that opens one around each call, so the order and its outbox row commit or roll
- * back together.
+ * back together. Every adapter behind them writes and reads through JDBC, so the transactions are
+ * {@link JdbcTransactions JDBC ones}: no Hibernate session is opened, flushed and closed around each request.
  */
 @Configuration(proxyBeanMethods = false)
 class UseCaseConfiguration {
@@ -61,76 +59,54 @@ class UseCaseConfiguration {
     }
 
     @Bean
+    JdbcTransactions jdbcTransactions(DataSource dataSource,
+                                      ObjectProvider<TransactionManagerCustomizers> customizers) {
+        return new JdbcTransactions(dataSource, customizers.getIfAvailable());
+    }
+
+    @Bean
     PlaceOrderUseCase placeOrderUseCase(OrderRepository orders, EventOutbox events,
-                                        IdempotencyKeys idempotencyKeys, Clock clock,
-                                        PlatformTransactionManager transactions) {
+                                        IdempotencyKeys idempotencyKeys, Clock clock, JdbcTransactions transactions) {
         return inTransaction(OrderingUseCases.placeOrder(orders, events, idempotencyKeys, clock),
                 PlaceOrderUseCase.class, transactions, false);
     }
 
     @Bean
     CancelOrderUseCase cancelOrderUseCase(OrderRepository orders, EventOutbox events, Clock clock,
-                                          PlatformTransactionManager transactions) {
+                                          JdbcTransactions transactions) {
         return inTransaction(OrderingUseCases.cancelOrder(orders, events, clock), CancelOrderUseCase.class,
                 transactions, false);
     }
 
     @Bean
-    GetOrderQuery getOrderQuery(OrderRepository orders, PlatformTransactionManager transactions) {
+    GetOrderQuery getOrderQuery(OrderRepository orders, JdbcTransactions transactions) {
         return inTransaction(OrderingUseCases.getOrder(orders), GetOrderQuery.class, transactions, true);
     }
 
-    @Bean
-    JdbcTransactions jdbcTransactions(DataSource dataSource,
-                                      ObjectProvider<TransactionManagerCustomizers> customizers) {
-        return new JdbcTransactions(dataSource, customizers.getIfAvailable());
-    }
-
-    /**
-     * Each call joins the listener's transaction, or opens one. {@code orderPlaced} only writes through JDBC: its
-     * transaction is a {@link JdbcTransactions JDBC one}, as its listener's; {@code orderCancelled} reads the order
-     * through JPA, in a JPA transaction.
-     */
+    /** Each call joins the listener's transaction, or opens one. */
     @Bean
     SummarizeOrderEventsUseCase summarizeOrderEventsUseCase(CustomerOrderSummaries summaries, OrderRepository orders,
-                                                            PlatformTransactionManager transactions,
-                                                            JdbcTransactions jdbcTransactions) {
+                                                            JdbcTransactions transactions) {
         return inTransaction(OrderingUseCases.summarizeOrderEvents(summaries, orders),
-                SummarizeOrderEventsUseCase.class, transactions, false,
-                Map.of("orderPlaced", jdbcTransactions.manager()));
+                SummarizeOrderEventsUseCase.class, transactions, false);
     }
 
     @Bean
     GetCustomerOrderSummaryQuery getCustomerOrderSummaryQuery(CustomerOrderSummaries summaries,
-                                                              PlatformTransactionManager transactions) {
+                                                              JdbcTransactions transactions) {
         return inTransaction(OrderingUseCases.customerOrderSummary(summaries), GetCustomerOrderSummaryQuery.class,
                 transactions, true);
     }
 
     /** Wraps every method of {@code useCase} in a transaction that rolls back on any exception. */
-    static <T> T inTransaction(T useCase, Class<T> port, PlatformTransactionManager transactions,
-                               boolean readOnly) {
-        return inTransaction(useCase, port, transactions, readOnly, Map.of());
-    }
-
-    /**
-     * Wraps every method of {@code useCase} in a transaction that rolls back on any exception: the methods named in
-     * {@code byMethod} in one of that transaction manager, the others in one of {@code transactions}.
-     */
-    static <T> T inTransaction(T useCase, Class<T> port, PlatformTransactionManager transactions,
-                               boolean readOnly, Map<String, PlatformTransactionManager> byMethod) {
+    static <T> T inTransaction(T useCase, Class<T> port, JdbcTransactions transactions, boolean readOnly) {
         RuleBasedTransactionAttribute attribute = new RuleBasedTransactionAttribute();
         attribute.setRollbackRules(List.of(new RollbackRuleAttribute(Exception.class)));
         attribute.setReadOnly(readOnly);
         attribute.setName(port.getSimpleName());
         ProxyFactory proxy = new ProxyFactory(useCase);
         proxy.setInterfaces(port);
-        // each method gets its attribute from exactly one of the interceptors; to the others it has none
-        TransactionAttributeSource others = (method, targetClass) ->
-                byMethod.containsKey(method.getName()) ? null : attribute;
-        proxy.addAdvice(new TransactionInterceptor(transactions, others));
-        byMethod.forEach((name, manager) -> proxy.addAdvice(new TransactionInterceptor(manager,
-                (method, targetClass) -> method.getName().equals(name) ? attribute : null)));
+        proxy.addAdvice(new TransactionInterceptor(transactions.manager(), (method, targetClass) -> attribute));
         return port.cast(proxy.getProxy(UseCaseConfiguration.class.getClassLoader()));
     }
 }

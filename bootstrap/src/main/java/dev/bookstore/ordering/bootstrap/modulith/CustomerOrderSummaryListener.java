@@ -13,7 +13,7 @@ import org.springframework.stereotype.Component;
 /**
  * The in-process consumer of the order events, through Spring Modulith: when the order's transaction publishes an
  * event, the JPA event publication registry stores one publication per listener method in that same transaction; after
- * the commit the method runs asynchronously, in a transaction of its own (a JDBC one for {@link OrderPlaced}), which
+ * the commit the method runs asynchronously, in a JDBC transaction of its own, which
  * also completes (deletes) the publication ({@link NativeStatusEventPublications#completeInCurrentTransaction(Object,
  * String)}): the summary's change and the completion commit together, in one transaction per event. A method that
  * throws, or a process that dies first, leaves the publication incomplete: it is resubmitted on restart and by
@@ -31,31 +31,34 @@ public class CustomerOrderSummaryListener {
 
     private final SummarizeOrderEventsUseCase summarize;
     private final NativeStatusEventPublications publications;
-    private final TransactionTemplate orderPlacedTransaction;
+    private final TransactionTemplate transaction;
 
     CustomerOrderSummaryListener(SummarizeOrderEventsUseCase summarize, NativeStatusEventPublications publications,
                                  JdbcTransactions jdbcTransactions) {
         this.summarize = summarize;
         this.publications = publications;
-        this.orderPlacedTransaction = jdbcTransactions.template(CustomerOrderSummaryListener.class.getName() + ".on");
+        this.transaction = jdbcTransactions.template(CustomerOrderSummaryListener.class.getName() + ".on");
     }
 
     /**
-     * Everything this listener writes goes through JDBC (one statement for the summary, one for the completion),
-     * so its transaction is a JDBC one: the annotation's own, a JPA transaction and with it a Hibernate session per
+     * Everything this listener reads and writes goes through JDBC (the summary's statement, the completion), so
+     * its transaction is a JDBC one: the annotation's own, a JPA transaction and with it a Hibernate session per
      * event, is turned off ({@code NOT_SUPPORTED}). Spring Modulith's registry calls around the method need none.
      */
     @ApplicationModuleListener(id = ORDER_PLACED_ID, propagation = Propagation.NOT_SUPPORTED)
     void on(OrderPlaced event) {
-        orderPlacedTransaction.executeWithoutResult(status -> {
+        transaction.executeWithoutResult(status -> {
             summarize.orderPlaced(event);
             publications.completeInCurrentTransaction(event, ORDER_PLACED_ID);
         });
     }
 
-    @ApplicationModuleListener(id = ORDER_CANCELLED_ID)
+    /** As {@link #on(OrderPlaced)}; the order is read (for its customer) in the same JDBC transaction. */
+    @ApplicationModuleListener(id = ORDER_CANCELLED_ID, propagation = Propagation.NOT_SUPPORTED)
     void on(OrderCancelled event) {
-        summarize.orderCancelled(event);
-        publications.completeInCurrentTransaction(event, ORDER_CANCELLED_ID);
+        transaction.executeWithoutResult(status -> {
+            summarize.orderCancelled(event);
+            publications.completeInCurrentTransaction(event, ORDER_CANCELLED_ID);
+        });
     }
 }

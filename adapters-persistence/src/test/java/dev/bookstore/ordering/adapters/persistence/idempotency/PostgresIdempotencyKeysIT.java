@@ -1,6 +1,5 @@
 package dev.bookstore.ordering.adapters.persistence.idempotency;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import javax.sql.DataSource;
@@ -10,28 +9,19 @@ import org.junit.jupiter.api.BeforeAll;
 /** The idempotency key contract on a real PostgreSQL, in a database of its own made for this class. */
 class PostgresIdempotencyKeysIT extends JdbcIdempotencyKeysContract {
 
-    private static TestPostgres.Database database;
+    private static TestPostgres.PooledDatabase database;
     private static HikariDataSource dataSource;
 
     @BeforeAll
     static void createDatabase() {
-        database = TestPostgres.newMigratedDatabase();
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(database.url());
-        config.setUsername(database.username());
-        config.setPassword(database.password());
-        config.setMaximumPoolSize(4);
-        config.setPoolName("idempotency-contract");
-        dataSource = new HikariDataSource(config);
+        database = TestPostgres.newMigratedPool("idempotency-contract", 4);
+        dataSource = database.dataSource();
     }
 
     @AfterAll
     static void dropDatabase() {
-        if (dataSource != null) {
-            dataSource.close();
-        }
         if (database != null) {
-            TestPostgres.drop(database);
+            database.close();
         }
     }
 

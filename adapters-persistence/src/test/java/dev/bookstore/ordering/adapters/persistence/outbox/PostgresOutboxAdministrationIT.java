@@ -26,7 +26,7 @@ class PostgresOutboxAdministrationIT {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Duration LEASE = Duration.ofMinutes(5);
-    private static TestPostgres.Database database;
+    private static TestPostgres.PooledDatabase database;
     private static HikariDataSource dataSource;
 
     private JdbcTemplate jdbc;
@@ -36,17 +36,14 @@ class PostgresOutboxAdministrationIT {
 
     @BeforeAll
     static void createDatabase() {
-        database = TestPostgres.newMigratedDatabase();
-        dataSource = JdbcOutboxStoreContract.pool(database.url(), database.username(), database.password());
+        database = TestPostgres.newMigratedPool("outbox-contract", 8);
+        dataSource = database.dataSource();
     }
 
     @AfterAll
     static void dropDatabase() {
-        if (dataSource != null) {
-            dataSource.close();
-        }
         if (database != null) {
-            TestPostgres.drop(database);
+            database.close();
         }
     }
 

@@ -9,22 +9,19 @@ import org.junit.jupiter.api.BeforeAll;
 /** The outbox and inbox contract on a real PostgreSQL, in a database of its own made for this class. */
 class PostgresOutboxStoreIT extends JdbcOutboxStoreContract {
 
-    private static TestPostgres.Database database;
+    private static TestPostgres.PooledDatabase database;
     private static HikariDataSource dataSource;
 
     @BeforeAll
     static void createDatabase() {
-        database = TestPostgres.newMigratedDatabase();
-        dataSource = pool(database.url(), database.username(), database.password());
+        database = TestPostgres.newMigratedPool("outbox-contract", 8);
+        dataSource = database.dataSource();
     }
 
     @AfterAll
     static void dropDatabase() {
-        if (dataSource != null) {
-            dataSource.close();
-        }
         if (database != null) {
-            TestPostgres.drop(database);
+            database.close();
         }
     }
 

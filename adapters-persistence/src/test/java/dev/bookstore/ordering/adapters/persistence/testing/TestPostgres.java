@@ -1,5 +1,7 @@
 package dev.bookstore.ordering.adapters.persistence.testing;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -57,6 +59,28 @@ public final class TestPostgres {
         Flyway.configure().dataSource(database.url(), database.username(), database.password())
                 .locations("classpath:db/migration/postgresql").load().migrate();
         return database;
+    }
+
+    /** A database of one test class and a connection pool on it; closing closes the pool and drops the database. */
+    public record PooledDatabase(Database database, HikariDataSource dataSource) implements AutoCloseable {
+
+        @Override
+        public void close() {
+            dataSource.close();
+            drop(database);
+        }
+    }
+
+    /** A fresh database with the service's PostgreSQL schema and a pool of at most {@code size} connections. */
+    public static PooledDatabase newMigratedPool(String poolName, int size) {
+        Database database = newMigratedDatabase();
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(database.url());
+        config.setUsername(database.username());
+        config.setPassword(database.password());
+        config.setMaximumPoolSize(size);
+        config.setPoolName(poolName);
+        return new PooledDatabase(database, new HikariDataSource(config));
     }
 
     /** Drops a database made by {@link #newDatabase()}, closing whatever connections are still open on it. */
