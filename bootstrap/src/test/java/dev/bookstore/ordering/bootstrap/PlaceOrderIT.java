@@ -22,15 +22,20 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
+import org.springframework.http.server.PathContainer;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.web.servlet.DispatcherServlet;
+import org.springframework.web.servlet.HandlerMapping;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -66,6 +71,13 @@ class PlaceOrderIT {
 
     @Autowired
     StatementRecorder statements;
+
+    @Autowired
+    DispatcherServlet dispatcherServlet;
+
+    @Autowired
+    @Qualifier("requestMappingHandlerMapping")
+    RequestMappingHandlerMapping apiMappings;
 
     @TestConfiguration(proxyBeanMethods = false)
     static class RecordStatements {
@@ -194,6 +206,57 @@ class PlaceOrderIT {
         assertThat(response.json().get(1).get("items")).hasSize(2);
         assertThat(sent).filteredOn(sql -> !sql.equals("COMMIT")).singleElement().asString()
                 .startsWith("SELECT ").contains("JOIN order_line");
+    }
+
+    @Test
+    void readingAnOrderIsOneQueryAndCancellingItOneQueryAndOneUpdateOfItsVersion() {
+        String orderId = http.postJson("/orders", HttpJson.orderJson(UUID.randomUUID().toString(), 2))
+                .json().get("id").asString();
+
+        statements.start();
+        HttpJson.Response read = http.get("/orders/" + orderId);
+        List<String> sentToRead = statements.stop();
+        statements.start();
+        HttpJson.Response cancelled = http.postJson("/orders/" + orderId + "/cancel",
+                "{\"reason\":\"changed my mind\"}");
+        List<String> sentToCancel = statements.stop();
+
+        assertThat(read.status()).isEqualTo(200);
+        assertThat(read.json().get("items")).hasSize(2);
+        assertThat(sentToRead).satisfiesExactly(
+                sql -> assertThat(sql).startsWith("SELECT ").contains("JOIN order_line").contains("WHERE o.id = ?"),
+                sql -> assertThat(sql).isEqualTo("COMMIT"));
+        assertThat(cancelled.status()).isEqualTo(200);
+        // The controller reads the order first (another customer's is a 404, as a missing one), then the cancel's
+        // own transaction reads it again with its version and changes it only while it still has that version.
+        assertThat(sentToCancel).satisfiesExactly(
+                sql -> assertThat(sql).isEqualTo(sentToRead.get(0)),
+                sql -> assertThat(sql).isEqualTo("COMMIT"),
+                sql -> assertThat(sql).isEqualTo(sentToRead.get(0)),
+                sql -> assertThat(sql).startsWith("UPDATE orders SET status = ?, version = version + 1")
+                        .endsWith("AND version = ?"),
+                sql -> assertThat(sql).startsWith("INSERT INTO event_publication "),
+                sql -> assertThat(sql).startsWith("INSERT INTO outbox_message "),
+                sql -> assertThat(sql).isEqualTo("COMMIT"));
+        assertThat(jdbc.queryForObject("SELECT version FROM orders WHERE id = ?::uuid", Long.class, orderId))
+                .isEqualTo(1);
+    }
+
+    @Test
+    void theApisRequestMappingsAreLookedUpBeforeTheActuatorsAndNeverMatchAnActuatorPath() {
+        List<HandlerMapping> mappings = dispatcherServlet.getHandlerMappings();
+
+        // POST /orders is matched by the first mapping asked; the actuator's is not searched (and searched again
+        // for a partial match) first.
+        assertThat(mappings).first().isSameAs(apiMappings);
+        assertThat(mappings).anySatisfy(mapping -> assertThat(mapping.getClass().getSimpleName())
+                .isEqualTo("WebMvcEndpointHandlerMapping"));
+        PathContainer actuatorPath = PathContainer.parsePath("/actuator/health/readiness");
+        assertThat(apiMappings.getHandlerMethods().keySet())
+                .flatExtracting(info -> info.getPathPatternsCondition().getPatterns())
+                .isNotEmpty()
+                .noneMatch(pattern -> pattern.matches(actuatorPath) || pattern.matchStartOfPath(actuatorPath) != null);
+        assertThat(http.get("/actuator/health/readiness").status()).isEqualTo(200);
     }
 
     @Test

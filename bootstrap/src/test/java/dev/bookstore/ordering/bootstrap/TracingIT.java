@@ -179,6 +179,7 @@ class TracingIT {
         String storedTraceparent = JsonMapper.builder().build().readTree(storedHeaders).get("traceparent").asString();
         assertThat(storedTraceparent).startsWith("00-" + traceId + "-");
         String requestSpanId = storedTraceparent.substring(36, 52);
+        assertThat(response.header("traceparent")).as("the answer names the same span").isEqualTo(storedTraceparent);
 
         await().atMost(Duration.ofSeconds(30)).until(() -> consumed.stream().anyMatch(c -> c.orderId().equals(orderId)));
         Consumed consumer = consumed.stream().filter(c -> c.orderId().equals(orderId)).findFirst().orElseThrow();
@@ -207,6 +208,22 @@ class TracingIT {
         assertThat(consumerSpan.getTraceId()).isEqualTo(traceId);
         assertThat(consumerSpan.getKind()).isEqualTo(SpanKind.CONSUMER);
         assertThat(consumerSpan.getParentSpanId()).isEqualTo(publish.getSpanId());
+    }
+
+    @Test
+    void aCallersUnsampledTraceStaysUnsampledInTheAnswerAndTheMessage() {
+        String traceId = "0af7651916cd43dd8448eb211c80319c";
+
+        HttpJson.Response response = new HttpJson(port).postJson("/orders",
+                HttpJson.orderJson(UUID.randomUUID().toString(), 1),
+                "traceparent", "00-" + traceId + "-b7ad6b7169203331-00");
+
+        assertThat(response.status()).isEqualTo(201);
+        assertThat(response.header("traceparent")).matches("00-" + traceId + "-[0-9a-f]{16}-00");
+        String storedHeaders = jdbc.queryForObject("SELECT headers::text FROM outbox_message WHERE aggregate_id = ?",
+                String.class, response.json().get("id").asString());
+        assertThat(JsonMapper.builder().build().readTree(storedHeaders).get("traceparent").asString())
+                .isEqualTo(response.header("traceparent"));
     }
 
     @Test
