@@ -30,9 +30,10 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * profile of the order benchmark showed as 60 % of each registry call and about 7 % of the service's CPU per order. The
  * statements here are the SQL those HQL statements translate to, with the same conditions.
  *
- * <p>They go through a {@link JdbcTemplate} on the {@link DataSource} the JPA transaction manager exposes its
- * connection for, so they join the JPA transaction that is active (the order's, the listener's, the registry's own),
- * exactly as the order and outbox statements do. They were first issued as Hibernate native queries; a profile of the
+ * <p>They go through a {@link JdbcTemplate} on the API's {@link DataSource}, so they join the transaction that is
+ * active on it, exactly as the order and outbox statements do: the order's and the listener's (JDBC transactions), or
+ * the registry's own (JPA ones, whose manager exposes its connection for that data source). They were first issued
+ * as Hibernate native queries; a profile of the
  * order benchmark on 2026-12-04 put the insert alone at 17 % of the request threads' CPU, three quarters of it
  * Hibernate's native query machinery (bracket substitution in the SQL, parameter binding through the type system, a
  * bulk-operation clean-up action per statement) and not the statement. Parameters are bound as the other JDBC adapters
