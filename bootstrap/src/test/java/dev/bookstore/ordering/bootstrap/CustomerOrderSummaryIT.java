@@ -99,8 +99,8 @@ class CustomerOrderSummaryIT {
     EventPublicationRepository publications;
 
     @Autowired
-    @Qualifier("jpaEventPublicationRepository")
-    EventPublicationRepository jpaPublications;
+    @Qualifier("jdbcEventPublicationRepository")
+    EventPublicationRepository modulithPublications;
 
     @Autowired
     PlatformTransactionManager transactions;
@@ -113,7 +113,7 @@ class CustomerOrderSummaryIT {
 
     /**
      * Notes every transaction begun on a thread of the in-process listener's executor: its name, and the class of
-     * its transaction manager's transaction object (a JDBC or a JPA one).
+     * its transaction manager's transaction object.
      */
     @TestConfiguration(proxyBeanMethods = false)
     static class ListenerThreadTransactions {
@@ -182,8 +182,8 @@ class CustomerOrderSummaryIT {
         await().atMost(WAIT).until(() -> incompletePublications() == 0
                 && summaries.summaryOf(new CustomerId(customer)).ordersPlaced() == 1);
 
-        // Spring Modulith's "processing" before the listener and "completed" after it open none of their own, and
-        // the listener's is a JDBC transaction: no Hibernate session for an event that only JDBC statements handle
+        // Spring Modulith's "processing" before the listener and "completed" after it open none of their own; the
+        // listener's (its annotation's) is a JDBC transaction
         assertThat(listenerThreadTransactions.begun).singleElement().asString()
                 .startsWith(CustomerOrderSummaryListener.class.getName() + ".on ")
                 .contains("DataSourceTransactionManager");
@@ -405,13 +405,13 @@ class CustomerOrderSummaryIT {
     }
 
     @Test
-    void aPublicationStoredByTheNativeInsertIsTheRowTheJpaRepositoryReadsBack() {
+    void aPublicationStoredByTheNativeInsertIsTheRowSpringModulithsRepositoryReadsBack() {
         TestEvent event = new TestEvent(UUID.randomUUID(), "native insert");
         Instant published = Instant.parse("2026-12-02T10:15:30.123456Z");
         TargetEventPublication stored = TargetEventPublication.of(event,
                 PublicationTargetIdentifier.of("test.native-insert"), published);
 
-        // written at once, not at a flush before the commit: plain JDBC on the same connection sees the row
+        // written at once in the caller's transaction: plain JDBC on the same connection sees the row
         long seenInTheTransaction = new TransactionTemplate(transactions).execute(status -> {
             publications.create(stored);
             return jdbc.queryForObject("SELECT count(*) FROM event_publication WHERE id = ?", Long.class,
@@ -419,7 +419,7 @@ class CustomerOrderSummaryIT {
         });
         try {
             assertThat(seenInTheTransaction).isEqualTo(1);
-            TargetEventPublication read = jpaPublications.findIncompletePublications().stream()
+            TargetEventPublication read = modulithPublications.findIncompletePublications().stream()
                     .filter(publication -> publication.getIdentifier().equals(stored.getIdentifier()))
                     .findFirst().orElseThrow();
             assertThat(read.getEvent()).isEqualTo(event);

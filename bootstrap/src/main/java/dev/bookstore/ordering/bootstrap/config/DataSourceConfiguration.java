@@ -22,7 +22,7 @@ class DataSourceConfiguration {
 
     /**
      * On PostgreSQL the driver sends a batch of inserts as one multi-row {@code INSERT}: an order's lines, which
-     * Hibernate batches, reach the database as one statement. Set on the pool's driver properties so that it
+     * {@code OrderSql} batches, reach the database as one statement. Set on the pool's driver properties so that it
      * holds in every profile, and only for the driver that knows it.
      */
     @Bean

@@ -8,14 +8,15 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Transactions on the API's data source, for the use cases and the in-process listeners, whose adapters all go
- * through JDBC: no Hibernate session is opened, flushed and closed around statements that never touch a
- * persistence context. They see the same connection as JDBC statements run inside them ({@code JdbcTemplate}
- * finds it by the data source), so they join no JPA transaction and must never be opened inside one.
+ * through JDBC. They see the same connection as JDBC statements run inside them ({@code JdbcTemplate} finds it by
+ * the data source). (They were introduced while Spring Modulith's registry was its JPA one, so that no Hibernate
+ * session was opened around statements that never touched a persistence context; the service has no JPA provider
+ * any more, and Boot's own transaction manager is a JDBC one on the same data source.)
  *
- * <p>Deliberately not a {@link PlatformTransactionManager} bean: Boot creates the JPA transaction manager only
- * while there is none, and Spring Modulith's JPA event publication registry (its own {@code @Transactional}
- * methods: resubmission, clean-up) keeps using it. Boot's customizers (the {@code spring.transaction.*}
- * properties, the {@code TransactionExecutionListener} beans) are applied to this one as to Boot's own.
+ * <p>Deliberately not a {@link PlatformTransactionManager} bean: Boot's transaction manager stays the one Spring
+ * Modulith's registry ({@code @Transactional} methods: resubmission, clean-up) and its listeners' annotations use.
+ * Boot's customizers (the {@code spring.transaction.*} properties, the {@code TransactionExecutionListener} beans)
+ * are applied to this one as to Boot's own.
  */
 public final class JdbcTransactions {
 

@@ -31,8 +31,8 @@ import org.springframework.boot.transaction.autoconfigure.TransactionManagerCust
 /**
  * The use cases, each call in one transaction. The application layer knows nothing of transactions; here
  * every use case gets a proxy that opens one around each call, so the order and its outbox row commit or roll
- * back together. Every adapter behind them writes and reads through JDBC, so the transactions are
- * {@link JdbcTransactions JDBC ones}: no Hibernate session is opened, flushed and closed around each request.
+ * back together. Every adapter behind them writes and reads through JDBC, in {@link JdbcTransactions JDBC
+ * transactions}.
  */
 @Configuration(proxyBeanMethods = false)
 class UseCaseConfiguration {

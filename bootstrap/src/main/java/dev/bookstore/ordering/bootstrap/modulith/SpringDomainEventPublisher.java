@@ -8,7 +8,7 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * {@link DomainEventPublisher} on Spring's event bus, inside the caller's transaction: Spring Modulith's JPA
+ * {@link DomainEventPublisher} on Spring's event bus, inside the caller's transaction: Spring Modulith's
  * registry records every event for the in-process {@code @ApplicationModuleListener}s in that same transaction.
  * Outside a transaction such a listener would never run, so that is refused.
  */

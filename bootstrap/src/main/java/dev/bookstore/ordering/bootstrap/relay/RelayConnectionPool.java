@@ -9,13 +9,13 @@ import tools.jackson.databind.json.JsonMapper;
  * The relay's database connections, a pool of their own beside the API's: a bulkhead. Requests that wait for the
  * API's pool (a burst of orders, clients retrying) never hold up the relay's claim, mark-published and release
  * statements, and the relay never takes a connection a request could have had. The API's write path (the order and
- * its outbox row in one JPA transaction) stays on the API's pool, and so do the other background jobs (retention,
+ * its outbox row in one transaction) stays on the API's pool, and so do the other background jobs (retention,
  * the statistics count, the operator API).
  *
- * <p>Deliberately not a {@code DataSource} bean: Boot's auto-configuration (JPA, Flyway, the transaction manager,
+ * <p>Deliberately not a {@code DataSource} bean: Boot's auto-configuration (Flyway, the transaction manager,
  * {@code JdbcTemplate}, the {@code db} health indicator) keeps seeing exactly one data source, the API's. The relay's
  * {@link #outboxStore() store} runs on this pool alone: its statements auto-commit, and the one transaction it opens
- * (mark published and count) is a {@code DataSourceTransactionManager}'s on this pool, never the JPA one.
+ * (mark published and count) is a {@code DataSourceTransactionManager}'s on this pool, never Boot's on the API's.
  *
  * <p>{@link #close()} closes the pool; as the bean the relay workers depend on, it is closed after they have
  * stopped and settled their batches in flight.

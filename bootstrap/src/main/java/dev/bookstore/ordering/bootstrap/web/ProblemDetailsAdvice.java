@@ -113,7 +113,7 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
     /**
      * Two requests changed the same order at once (two cancels racing): the second commit finds the version it
      * read gone. Its transaction rolled back, so it changed nothing; the client may read the order and retry.
-     * Spring translates JPA's {@code OptimisticLockException} into this at commit.
+     * The order adapter throws it when its conditional {@code UPDATE} finds the version changed.
      */
     @ExceptionHandler(OptimisticLockingFailureException.class)
     ProblemDetail concurrentChange(OptimisticLockingFailureException e) {
@@ -154,7 +154,7 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 
     /**
      * The connection broke during the request and the rollback that followed failed on it too: Spring then throws
-     * the rollback's exception (a {@code JpaSystemException} or a {@link TransactionSystemException}), not the
+     * the rollback's exception (a {@link TransactionSystemException}, or an {@link UncategorizedDataAccessException}), not the
      * {@link DataAccessResourceFailureException} of the statement, and the lost connection shows only in the cause
      * (a {@link SQLException} of class 08, "connection exception"). Seen when a request takes a pooled connection
      * the pool had no reason yet to test, just after the database went away. Anything else goes on as unhandled.

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
-import org.springframework.orm.jpa.JpaSystemException;
+import org.springframework.jdbc.UncategorizedSQLException;
 import org.springframework.transaction.TransactionSystemException;
 
 /**
@@ -23,8 +23,8 @@ class ProblemDetailsAdviceTest {
     @Test
     void aRollbackThatFailedOnALostConnectionAnswers503WithRetryAfter() {
         SQLException io = new SQLException("An I/O error occurred while sending to the backend.", "08006");
-        JpaSystemException rollback = new JpaSystemException(
-                new RuntimeException("Unable to rollback against JDBC Connection", io));
+        UncategorizedSQLException rollback = new UncategorizedSQLException("JDBC rollback", null,
+                new SQLException("Unable to rollback against JDBC Connection", io));
 
         ResponseEntity<ProblemDetail> answer = advice.rollbackFailed(rollback);
 

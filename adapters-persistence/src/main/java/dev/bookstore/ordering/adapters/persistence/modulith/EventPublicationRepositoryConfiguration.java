@@ -16,8 +16,8 @@ import org.springframework.modulith.events.support.CompletionMode;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /**
- * The event publication repository Spring Modulith's registry uses: its JPA repository (the bean
- * {@code jpaEventPublicationRepository}), with the per-event insert and state changes as plain SQL
+ * The event publication repository Spring Modulith's registry uses: its JDBC repository (the bean
+ * {@code jdbcEventPublicationRepository}), with the per-event insert and state changes issued here
  * ({@link NativeStatusEventPublications}); and the registry itself, without the transactions per event that write
  * nothing ({@link ListenerTransactionEventPublicationRegistry}).
  */
@@ -27,9 +27,9 @@ class EventPublicationRepositoryConfiguration {
     @Bean
     @Primary
     NativeStatusEventPublications nativeStatusEventPublications(
-            @Qualifier("jpaEventPublicationRepository") EventPublicationRepository jpa, DataSource dataSource,
+            @Qualifier("jdbcEventPublicationRepository") EventPublicationRepository registry, DataSource dataSource,
             EventSerializer serializer, Environment environment) {
-        return new NativeStatusEventPublications(jpa, dataSource, serializer, completionDeletes(environment));
+        return new NativeStatusEventPublications(registry, dataSource, serializer, completionDeletes(environment));
     }
 
     /**

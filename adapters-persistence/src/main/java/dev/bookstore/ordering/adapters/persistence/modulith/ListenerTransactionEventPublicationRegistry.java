@@ -18,13 +18,13 @@ import org.springframework.transaction.support.TransactionTemplate;
  * NativeStatusEventPublications} neither writes anything for a listener that completes its publication in its own
  * transaction ({@link NativeStatusEventPublications#completeInCurrentTransaction(Object, String)}): "processing" only
  * remembers the publication for the listener's thread, and "completed" finds the row already gone. Yet each still
- * opened a JPA transaction (a Hibernate session, a pooled connection taken and given back, the synchronizations): a
- * profile of the order benchmark on 2026-12-04 put the two at 30 % of the listener threads' CPU.
+ * opened a transaction (a pooled connection taken and given back, the synchronizations; then a JPA one, with a
+ * Hibernate session): a profile of the order benchmark on 2026-12-04 put the two at 30 % of the listener threads' CPU.
  *
  * <p>Here both run in no transaction ({@code SUPPORTS}: they join one where there is one). That loses nothing:
  * "processing" writes nothing, and "completed", in completion mode {@code delete}, is at most one {@code DELETE} of
  * one row ({@link NativeStatusEventPublications#markCompleted}), atomic on its own in auto-commit. In any other
- * completion mode "completed" is the JPA repository's, which needs a transaction: it gets its own, as before.
+ * completion mode "completed" is Spring Modulith's repository's, which needs a transaction: it gets its own, as before.
  * "Failed" and everything else are Spring Modulith's own.
  */
 class ListenerTransactionEventPublicationRegistry extends DefaultEventPublicationRegistry {
@@ -35,7 +35,7 @@ class ListenerTransactionEventPublicationRegistry extends DefaultEventPublicatio
     /**
      * @param publications the repository; its state changes must be {@link NativeStatusEventPublications}'s
      * @param clock the registry's clock
-     * @param transactions the transaction manager of the JPA repository
+     * @param transactions the transaction manager of Spring Modulith's repository (the data source's)
      * @param completionDeletes whether {@code spring.modulith.events.completion-mode} is {@code delete}
      */
     ListenerTransactionEventPublicationRegistry(NativeStatusEventPublications publications, Clock clock,
@@ -56,7 +56,7 @@ class ListenerTransactionEventPublicationRegistry extends DefaultEventPublicatio
     /**
      * Completes the publication after its listener returned: nothing if the listener completed it in its own
      * transaction, otherwise one {@code DELETE} in auto-commit, or, in a completion mode other than {@code delete},
-     * the JPA repository's update in a transaction of its own.
+     * Spring Modulith's repository's update in a transaction of its own.
      */
     @Override
     @Transactional(propagation = Propagation.SUPPORTS)

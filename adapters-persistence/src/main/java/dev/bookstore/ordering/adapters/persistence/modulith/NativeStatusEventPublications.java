@@ -19,34 +19,26 @@ import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * Spring Modulith's JPA event publication repository with its per-event writes issued as plain SQL on the caller's
+ * Spring Modulith's JDBC event publication repository with its per-event writes issued here, on the caller's
  * connection, in the same transactions: the insert in the order's transaction, and the state changes after it.
  *
  * <p>Spring Modulith's registry changes a publication's state twice after the order's commit: "processing" when its
  * listener starts and "completed" (a delete, {@code completion-mode: delete}) when it returns, each in a transaction of
- * its own (and "failed" when the listener throws). The JPA repository issues them as HQL {@code update}/{@code delete}
- * statements, and Hibernate 7 never caches the plan of a non-select HQL statement ({@code
- * SqmInterpretationsKey.generateNonSelectKey} returns no key): each call parsed and translated its HQL again, which a
- * profile of the order benchmark showed as 60 % of each registry call and about 7 % of the service's CPU per order. The
- * statements here are the SQL those HQL statements translate to, with the same conditions.
+ * its own (and "failed" when the listener throws). The statements here are the ones Spring Modulith's repositories
+ * issue for them, with the same conditions. (They were written when the registry was Spring Modulith's JPA one, whose
+ * HQL {@code update}/{@code delete} statements Hibernate parsed again on every call; the JDBC repository has no such
+ * cost, but binds times as {@code java.sql.Timestamp}, which SQL Server's driver sends in the JVM's time zone into a
+ * {@code datetimeoffset} column: the insert here binds UTC {@link OffsetDateTime}s on both databases.)
  *
  * <p>They go through a {@link JdbcTemplate} on the API's {@link DataSource}, so they join the transaction that is
- * active on it, exactly as the order and outbox statements do: the order's and the listener's (JDBC transactions), or
- * the registry's own (JPA ones, whose manager exposes its connection for that data source). They were first issued
- * as Hibernate native queries; a profile of the
- * order benchmark on 2026-12-04 put the insert alone at 17 % of the request threads' CPU, three quarters of it
- * Hibernate's native query machinery (bracket substitution in the SQL, parameter binding through the type system, a
- * bulk-operation clean-up action per statement) and not the statement. Parameters are bound as the other JDBC adapters
+ * active on it, exactly as the order and outbox statements do. Parameters are bound as the other JDBC adapters
  * bind them: the id as a {@link UUID} on PostgreSQL and as its text for SQL Server's {@code uniqueidentifier}, times as
- * UTC {@link OffsetDateTime}s, the status as its name (as the entity maps it). Checked on PostgreSQL by {@code
- * CustomerOrderSummaryIT}; on SQL Server only by the dialect-level test here.
+ * UTC {@link OffsetDateTime}s, the status as its name. Checked on PostgreSQL by {@code CustomerOrderSummaryIT}; on SQL
+ * Server only by the dialect-level test here.
  *
- * <p>The insert ({@link #create}) is the row the JPA repository's entity would be flushed as, written at once: the
- * order's transaction otherwise holds no JPA entity (the order and the outbox row are plain SQL), and persisting
- * this one cost the request Hibernate's persist, its flush before the commit and the entity insert action, about
- * 10 % of a request's CPU in the profile of 2026-12-02. The event is serialized by the same {@link EventSerializer}
- * and the event type stored as the entity stores a {@code Class} (its name); {@code CustomerOrderSummaryIT} reads
- * such a row back through the JPA repository.
+ * <p>The insert ({@link #create}) is the row Spring Modulith's repository writes for a new publication, with the
+ * event serialized by the same {@link EventSerializer} and the event type stored as its class name; {@code
+ * CustomerOrderSummaryIT} reads such a row back through Spring Modulith's JDBC repository.
  *
  * <p><b>Completion in the listener's own transaction.</b> Spring Modulith runs a listener between two registry calls of
  * its own, each in a transaction of its own ({@code REQUIRES_NEW}): "processing" before it, "completed" after it; with
@@ -60,18 +52,18 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * after it returns. Since neither registry call then needs a transaction, {@link
  * ListenerTransactionEventPublicationRegistry} opens none for them.
  *
- * <p>Everything else (reading, resubmitting, deleting in bulk) is the JPA repository's own. In a completion mode
- * other than {@code delete}, completing goes to the JPA repository too.
+ * <p>Everything else (reading, resubmitting, deleting in bulk) is Spring Modulith's JDBC repository's own. In a
+ * completion mode other than {@code delete}, completing goes to that repository too.
  */
 public final class NativeStatusEventPublications implements EventPublicationRepository {
 
-    /** The entity's row, as the JPA repository's persist and flush write it for a new publication. Both databases. */
+    /** A new publication's row, as Spring Modulith's repository writes it. Both databases. */
     static final String INSERT = "INSERT INTO event_publication (id, listener_id, event_type, serialized_event,"
             + " publication_date, status, completion_attempts, last_resubmission_date)"
             + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 
     /**
-     * The JPA repository's {@code UPDATE} statement (status changes only once per value). Both databases.
+     * Spring Modulith's status {@code UPDATE} (status changes only once per value). Both databases.
      * Parameters: status, id, status.
      */
     static final String UPDATE_STATUS =
@@ -85,13 +77,13 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
             "DELETE FROM event_publication WHERE id = ? AND listener_id = ? AND serialized_event = ?";
 
     /**
-     * The JPA repository's {@code DELETE_BY_EVENT_AND_LISTENER_ID} in completion mode {@code delete}: a publication
+     * Spring Modulith's delete by event and listener in completion mode {@code delete}: a publication
      * completed by its event and listener (where the registry no longer holds it in progress). Both databases.
      */
     static final String DELETE_BY_EVENT_AND_LISTENER =
             "DELETE FROM event_publication WHERE serialized_event = ? AND listener_id = ?";
 
-    /** The JPA repository's {@code DELETE_BY_ID} in completion mode {@code delete}. Both databases. */
+    /** Spring Modulith's delete by id in completion mode {@code delete}. Both databases. */
     static final String DELETE_BY_ID = "DELETE FROM event_publication WHERE id = ?";
 
     /** The publication Spring Modulith hands to the listener that runs next on this thread. */
@@ -99,21 +91,21 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
     /** The publication the listener on this thread deleted in its transaction, which committed. */
     private static final ThreadLocal<UUID> COMPLETED_WITH_LISTENER = new ThreadLocal<>();
 
-    private final EventPublicationRepository jpa;
+    private final EventPublicationRepository registry;
     private final JdbcTemplate jdbc;
     private final Database database;
     private final EventSerializer serializer;
     private final boolean completionDeletes;
 
     /**
-     * @param jpa the JPA repository everything but the insert and the state changes goes to
-     * @param dataSource the data source of the JPA repository's entity manager (its transactions' connection)
-     * @param serializer the serializer the JPA repository uses for the events
+     * @param registry Spring Modulith's repository, which everything but the insert and the state changes goes to
+     * @param dataSource the data source of that repository (its transactions' connection)
+     * @param serializer the serializer that repository uses for the events
      * @param completionDeletes whether {@code spring.modulith.events.completion-mode} is {@code delete}
      */
-    public NativeStatusEventPublications(EventPublicationRepository jpa, DataSource dataSource,
+    public NativeStatusEventPublications(EventPublicationRepository registry, DataSource dataSource,
                                          EventSerializer serializer, boolean completionDeletes) {
-        this.jpa = Objects.requireNonNull(jpa, "jpa");
+        this.registry = Objects.requireNonNull(registry, "registry");
         this.jdbc = new JdbcTemplate(Objects.requireNonNull(dataSource, "dataSource"));
         this.database = Database.of(dataSource);
         this.serializer = Objects.requireNonNull(serializer, "serializer");
@@ -122,13 +114,12 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
 
     /**
      * Stores a new publication in the caller's transaction, at once. A publication without a last resubmission date
-     * (the registry's new publications carry their publication date there) goes to the JPA repository: a typed null
-     * is the entity's business, not a portable native parameter.
+     * (the registry's new publications carry their publication date there) goes to Spring Modulith's repository.
      */
     @Override
     public TargetEventPublication create(TargetEventPublication publication) {
         if (publication.getLastResubmissionDate() == null) {
-            return jpa.create(publication);
+            return registry.create(publication);
         }
         Object event = publication.getEvent();
         Status status = publication.getStatus();
@@ -138,7 +129,7 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
                 event.getClass().getName(),
                 serialized(event),
                 timestamp(publication.getPublicationDate()),
-                // the entity's constructor turns a missing status into PROCESSING
+                // as Spring Modulith's publications do, a missing status is PROCESSING
                 (status != null ? status : Status.PROCESSING).name(),
                 publication.getCompletionAttempts(),
                 timestamp(publication.getLastResubmissionDate()));
@@ -198,8 +189,8 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
 
     /**
      * Completes a publication by its event and listener: in completion mode {@code delete} one {@code DELETE}, atomic
-     * on its own (no transaction needed, see {@link ListenerTransactionEventPublicationRegistry}); otherwise the JPA
-     * repository's.
+     * on its own (no transaction needed, see {@link ListenerTransactionEventPublicationRegistry}); otherwise Spring
+     * Modulith's repository's.
      */
     @Override
     public void markCompleted(Object event, PublicationTargetIdentifier identifier, Instant completionDate) {
@@ -208,7 +199,7 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
         if (completionDeletes) {
             jdbc.update(DELETE_BY_EVENT_AND_LISTENER, serialized(event), identifier.getValue());
         } else {
-            jpa.markCompleted(event, identifier, completionDate);
+            registry.markCompleted(event, identifier, completionDate);
         }
     }
 
@@ -218,7 +209,7 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
         boolean completedWithListener = identifier.equals(COMPLETED_WITH_LISTENER.get());
         COMPLETED_WITH_LISTENER.remove();
         if (!completionDeletes) {
-            jpa.markCompleted(identifier, completionDate);
+            registry.markCompleted(identifier, completionDate);
         } else if (!completedWithListener) {
             jdbc.update(DELETE_BY_ID, database.id(identifier));
         }
@@ -237,61 +228,61 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
         return instant.atOffset(ZoneOffset.UTC);
     }
 
-    // ---- the JPA repository's own -------------------------------------------------------------------------------
+    // ---- Spring Modulith's repository's own -------------------------------------------------------------------------------
 
     @Override
     public boolean markResubmitted(UUID identifier, Instant resubmissionDate) {
-        return jpa.markResubmitted(identifier, resubmissionDate);
+        return registry.markResubmitted(identifier, resubmissionDate);
     }
 
     @Override
     public List<TargetEventPublication> findIncompletePublications() {
-        return jpa.findIncompletePublications();
+        return registry.findIncompletePublications();
     }
 
     @Override
     public List<TargetEventPublication> findIncompletePublicationsPublishedBefore(Instant instant) {
-        return jpa.findIncompletePublicationsPublishedBefore(instant);
+        return registry.findIncompletePublicationsPublishedBefore(instant);
     }
 
     @Override
     public Optional<TargetEventPublication> findIncompletePublicationsByEventAndTargetIdentifier(
             Object event, PublicationTargetIdentifier targetIdentifier) {
-        return jpa.findIncompletePublicationsByEventAndTargetIdentifier(event, targetIdentifier);
+        return registry.findIncompletePublicationsByEventAndTargetIdentifier(event, targetIdentifier);
     }
 
     @Override
     public List<TargetEventPublication> findCompletedPublications() {
-        return jpa.findCompletedPublications();
+        return registry.findCompletedPublications();
     }
 
     @Override
     public List<TargetEventPublication> findFailedPublications(FailedCriteria criteria) {
-        return jpa.findFailedPublications(criteria);
+        return registry.findFailedPublications(criteria);
     }
 
     @Override
     public List<TargetEventPublication> findByStatus(Status status) {
-        return jpa.findByStatus(status);
+        return registry.findByStatus(status);
     }
 
     @Override
     public int countByStatus(Status status) {
-        return jpa.countByStatus(status);
+        return registry.countByStatus(status);
     }
 
     @Override
     public void deletePublications(List<UUID> identifiers) {
-        jpa.deletePublications(identifiers);
+        registry.deletePublications(identifiers);
     }
 
     @Override
     public void deleteCompletedPublications() {
-        jpa.deleteCompletedPublications();
+        registry.deleteCompletedPublications();
     }
 
     @Override
     public void deleteCompletedPublicationsBefore(Instant instant) {
-        jpa.deleteCompletedPublicationsBefore(instant);
+        registry.deleteCompletedPublicationsBefore(instant);
     }
 }
