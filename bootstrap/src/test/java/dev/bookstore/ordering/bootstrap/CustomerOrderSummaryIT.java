@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,6 +36,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.modulith.events.core.EventPublicationRegistry;
 import org.springframework.modulith.events.core.EventPublicationRepository;
 import org.springframework.modulith.events.core.PublicationTargetIdentifier;
 import org.springframework.modulith.events.core.TargetEventPublication;
@@ -104,6 +106,9 @@ class CustomerOrderSummaryIT {
 
     @Autowired
     PlatformTransactionManager transactions;
+
+    @Autowired
+    EventPublicationRegistry eventPublicationRegistry;
 
     @Autowired
     ListenerThreadTransactions listenerThreadTransactions;
@@ -334,6 +339,34 @@ class CustomerOrderSummaryIT {
                 .isZero();
         assertThat(statusOf(other)).isEqualTo("PUBLISHED");
         jdbc.update("DELETE FROM event_publication WHERE id = ?", other);
+    }
+
+    @Test
+    void aHandOverTheRegistryAnnouncesIsCheckedInMemoryAndCompletedByIdAndListener() {
+        NativeStatusEventPublications registry = (NativeStatusEventPublications) publications;
+        TestEvent event = new TestEvent(UUID.randomUUID(), "announced hand-over");
+        PublicationTargetIdentifier listener = PublicationTargetIdentifier.of(LISTENER);
+        TransactionTemplate inTransaction = new TransactionTemplate(transactions);
+        // stored as the order's transaction stores it: the registry holds it in progress
+        UUID id = inTransaction.execute(status -> eventPublicationRegistry.store(event, Stream.of(listener)))
+                .iterator().next().getIdentifier();
+
+        // Spring Modulith's "processing", through the registry: it says which event and listener it hands over to
+        eventPublicationRegistry.markProcessing(event, listener);
+        inTransaction.executeWithoutResult(status -> assertThat(registry.completeInCurrentTransaction(
+                new TestEvent(UUID.randomUUID(), "another event"), LISTENER)).isFalse());
+        eventPublicationRegistry.markProcessing(event, listener);
+        inTransaction.executeWithoutResult(status -> assertThat(registry.completeInCurrentTransaction(
+                event, "another.listener")).isFalse());
+        assertThat(publicationsWithId(id)).isOne();
+
+        eventPublicationRegistry.markProcessing(event, listener);
+        // an equal event (as a resubmission deserializes it) is the same event
+        inTransaction.executeWithoutResult(status -> assertThat(registry.completeInCurrentTransaction(
+                new TestEvent(event.id(), event.name()), LISTENER)).isTrue());
+        assertThat(publicationsWithId(id)).as("deleted with the listener's commit").isZero();
+        eventPublicationRegistry.markCompleted(event, listener);
+        assertThat(publicationsWithId(id)).isZero();
     }
 
     @Test

@@ -29,6 +29,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 class ListenerTransactionEventPublicationRegistry extends DefaultEventPublicationRegistry {
 
+    private final NativeStatusEventPublications publications;
     private final boolean completionDeletes;
     private final TransactionTemplate ownTransaction;
 
@@ -41,16 +42,26 @@ class ListenerTransactionEventPublicationRegistry extends DefaultEventPublicatio
     ListenerTransactionEventPublicationRegistry(NativeStatusEventPublications publications, Clock clock,
                                                 PlatformTransactionManager transactions, boolean completionDeletes) {
         super(publications, clock);
+        this.publications = publications;
         this.completionDeletes = completionDeletes;
         this.ownTransaction = new TransactionTemplate(Objects.requireNonNull(transactions, "transactions"));
         this.ownTransaction.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
     }
 
-    /** Remembers the publication handed to the listener on this thread; writes nothing, so opens no transaction. */
+    /**
+     * Remembers the publication handed to the listener on this thread, with the event and the listener it is
+     * handed to ({@link NativeStatusEventPublications#handingOver}: Spring Modulith passes only its id on); writes
+     * nothing, so opens no transaction.
+     */
     @Override
     @Transactional(propagation = Propagation.SUPPORTS)
     public void markProcessing(Object event, PublicationTargetIdentifier identifier) {
-        super.markProcessing(event, identifier);
+        publications.handingOver(event, identifier.getValue());
+        try {
+            super.markProcessing(event, identifier);
+        } finally {
+            publications.handOverAnnounced();
+        }
     }
 
     /**

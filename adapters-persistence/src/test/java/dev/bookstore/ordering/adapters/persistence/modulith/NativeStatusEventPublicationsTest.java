@@ -53,6 +53,12 @@ class NativeStatusEventPublicationsTest {
     }
 
     @Test
+    void aListenersCompletionOfAnAnnouncedHandOverDeletesOneRowByIdAndListener() throws Exception {
+        assertDeletesPublicationsWhere(NativeStatusEventPublications.DELETE_ANNOUNCED_HAND_OVER,
+                "id = ? AND listener_id = ?");
+    }
+
+    @Test
     void aCompletionByEventAndListenerDeletesThatListenersRowsOfThatEvent() throws Exception {
         assertDeletesPublicationsWhere(NativeStatusEventPublications.DELETE_BY_EVENT_AND_LISTENER,
                 "serialized_event = ? AND listener_id = ?");
