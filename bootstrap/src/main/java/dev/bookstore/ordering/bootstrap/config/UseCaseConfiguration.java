@@ -24,15 +24,13 @@ import org.springframework.transaction.interceptor.RuleBasedTransactionAttribute
 import org.springframework.transaction.interceptor.RollbackRuleAttribute;
 import org.springframework.transaction.interceptor.TransactionInterceptor;
 import java.util.List;
-import javax.sql.DataSource;
-import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizers;
+import org.springframework.transaction.PlatformTransactionManager;
 
 /**
  * The use cases, each call in one transaction. The application layer knows nothing of transactions; here
  * every use case gets a proxy that opens one around each call, so the order and its outbox row commit or roll
- * back together. Every adapter behind them writes and reads through JDBC, in {@link JdbcTransactions JDBC
- * transactions}.
+ * back together. Every adapter behind them writes and reads through JDBC, so the transactions are Boot's
+ * transaction manager's, a JDBC one ({@code JdbcTransactionManager}): the service has no JPA provider.
  */
 @Configuration(proxyBeanMethods = false)
 class UseCaseConfiguration {
@@ -59,54 +57,48 @@ class UseCaseConfiguration {
     }
 
     @Bean
-    JdbcTransactions jdbcTransactions(DataSource dataSource,
-                                      ObjectProvider<TransactionManagerCustomizers> customizers) {
-        return new JdbcTransactions(dataSource, customizers.getIfAvailable());
-    }
-
-    @Bean
     PlaceOrderUseCase placeOrderUseCase(OrderRepository orders, EventOutbox events,
-                                        IdempotencyKeys idempotencyKeys, Clock clock, JdbcTransactions transactions) {
+                                        IdempotencyKeys idempotencyKeys, Clock clock, PlatformTransactionManager transactions) {
         return inTransaction(OrderingUseCases.placeOrder(orders, events, idempotencyKeys, clock),
                 PlaceOrderUseCase.class, transactions, false);
     }
 
     @Bean
     CancelOrderUseCase cancelOrderUseCase(OrderRepository orders, EventOutbox events, Clock clock,
-                                          JdbcTransactions transactions) {
+                                          PlatformTransactionManager transactions) {
         return inTransaction(OrderingUseCases.cancelOrder(orders, events, clock), CancelOrderUseCase.class,
                 transactions, false);
     }
 
     @Bean
-    GetOrderQuery getOrderQuery(OrderRepository orders, JdbcTransactions transactions) {
+    GetOrderQuery getOrderQuery(OrderRepository orders, PlatformTransactionManager transactions) {
         return inTransaction(OrderingUseCases.getOrder(orders), GetOrderQuery.class, transactions, true);
     }
 
     /** Each call joins the listener's transaction, or opens one. */
     @Bean
     SummarizeOrderEventsUseCase summarizeOrderEventsUseCase(CustomerOrderSummaries summaries, OrderRepository orders,
-                                                            JdbcTransactions transactions) {
+                                                            PlatformTransactionManager transactions) {
         return inTransaction(OrderingUseCases.summarizeOrderEvents(summaries, orders),
                 SummarizeOrderEventsUseCase.class, transactions, false);
     }
 
     @Bean
     GetCustomerOrderSummaryQuery getCustomerOrderSummaryQuery(CustomerOrderSummaries summaries,
-                                                              JdbcTransactions transactions) {
+                                                              PlatformTransactionManager transactions) {
         return inTransaction(OrderingUseCases.customerOrderSummary(summaries), GetCustomerOrderSummaryQuery.class,
                 transactions, true);
     }
 
     /** Wraps every method of {@code useCase} in a transaction that rolls back on any exception. */
-    static <T> T inTransaction(T useCase, Class<T> port, JdbcTransactions transactions, boolean readOnly) {
+    static <T> T inTransaction(T useCase, Class<T> port, PlatformTransactionManager transactions, boolean readOnly) {
         RuleBasedTransactionAttribute attribute = new RuleBasedTransactionAttribute();
         attribute.setRollbackRules(List.of(new RollbackRuleAttribute(Exception.class)));
         attribute.setReadOnly(readOnly);
         attribute.setName(port.getSimpleName());
         ProxyFactory proxy = new ProxyFactory(useCase);
         proxy.setInterfaces(port);
-        proxy.addAdvice(new TransactionInterceptor(transactions.manager(), (method, targetClass) -> attribute));
+        proxy.addAdvice(new TransactionInterceptor(transactions, (method, targetClass) -> attribute));
         return port.cast(proxy.getProxy(UseCaseConfiguration.class.getClassLoader()));
     }
 }
