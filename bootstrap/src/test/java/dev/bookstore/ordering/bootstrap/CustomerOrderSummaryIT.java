@@ -342,44 +342,22 @@ class CustomerOrderSummaryIT {
     }
 
     @Test
-    void aHandOverTheRegistryAnnouncesIsCheckedInMemoryAndCompletedByIdAndListener() {
+    void aListenerCompletesItsPublicationWithItsOwnTransactionAndTheRegistrysCompletionThenWritesNothing() {
         NativeStatusEventPublications registry = (NativeStatusEventPublications) publications;
-        TestEvent event = new TestEvent(UUID.randomUUID(), "announced hand-over");
+        TestEvent event = new TestEvent(UUID.randomUUID(), "completed by its listener");
         PublicationTargetIdentifier listener = PublicationTargetIdentifier.of(LISTENER);
         TransactionTemplate inTransaction = new TransactionTemplate(transactions);
         // stored as the order's transaction stores it: the registry holds it in progress
         UUID id = inTransaction.execute(status -> eventPublicationRegistry.store(event, Stream.of(listener)))
                 .iterator().next().getIdentifier();
-
-        // Spring Modulith's "processing", through the registry: it says which event and listener it hands over to
-        eventPublicationRegistry.markProcessing(event, listener);
-        inTransaction.executeWithoutResult(status -> assertThat(registry.completeInCurrentTransaction(
-                new TestEvent(UUID.randomUUID(), "another event"), LISTENER)).isFalse());
-        eventPublicationRegistry.markProcessing(event, listener);
-        inTransaction.executeWithoutResult(status -> assertThat(registry.completeInCurrentTransaction(
-                event, "another.listener")).isFalse());
-        assertThat(publicationsWithId(id)).isOne();
-
-        eventPublicationRegistry.markProcessing(event, listener);
-        // an equal event (as a resubmission deserializes it) is the same event
-        inTransaction.executeWithoutResult(status -> assertThat(registry.completeInCurrentTransaction(
-                new TestEvent(event.id(), event.name()), LISTENER)).isTrue());
-        assertThat(publicationsWithId(id)).as("deleted with the listener's commit").isZero();
-        eventPublicationRegistry.markCompleted(event, listener);
-        assertThat(publicationsWithId(id)).isZero();
-    }
-
-    @Test
-    void aListenerCompletesItsPublicationWithItsOwnTransactionAndTheRegistrysCompletionThenWritesNothing() {
-        NativeStatusEventPublications registry = (NativeStatusEventPublications) publications;
-        TestEvent event = new TestEvent(UUID.randomUUID(), "completed by its listener");
-        UUID id = storePublication(event);
-        TransactionTemplate inTransaction = new TransactionTemplate(transactions);
         // this test's thread plays the listener thread: Modulith's calls, then the listener's transaction
 
         assertThat(registry.completeInCurrentTransaction(event, LISTENER)).as("nothing handed over on this thread")
                 .isFalse();
         inTransaction.executeWithoutResult(status -> registry.markProcessing(id));
+        inTransaction.executeWithoutResult(status -> assertThat(registry.completeInCurrentTransaction(event, LISTENER))
+                .as("handed over without the registry saying to which event and listener").isFalse());
+        eventPublicationRegistry.markProcessing(event, listener);
         inTransaction.executeWithoutResult(status -> {
             assertThat(registry.completeInCurrentTransaction(event, LISTENER)).isTrue();
             status.setRollbackOnly(); // the listener failed
@@ -389,17 +367,18 @@ class CustomerOrderSummaryIT {
         assertThat(statusOf(id)).isEqualTo("FAILED");
 
         // A hand-over is never taken for another event's or another listener's publication.
-        inTransaction.executeWithoutResult(status -> registry.markProcessing(id));
+        eventPublicationRegistry.markProcessing(event, listener);
         inTransaction.executeWithoutResult(status -> assertThat(registry.completeInCurrentTransaction(
                 new TestEvent(UUID.randomUUID(), "another event"), LISTENER)).isFalse());
-        inTransaction.executeWithoutResult(status -> registry.markProcessing(id));
+        eventPublicationRegistry.markProcessing(event, listener);
         inTransaction.executeWithoutResult(status -> assertThat(registry.completeInCurrentTransaction(
                 event, "another.listener")).isFalse());
         assertThat(publicationsWithId(id)).isOne();
 
-        inTransaction.executeWithoutResult(status -> registry.markProcessing(id)); // handed over again
-        inTransaction.executeWithoutResult(
-                status -> assertThat(registry.completeInCurrentTransaction(event, LISTENER)).isTrue());
+        eventPublicationRegistry.markProcessing(event, listener); // handed over again
+        // an equal event (as a resubmission deserializes it) is the same event
+        inTransaction.executeWithoutResult(status -> assertThat(registry.completeInCurrentTransaction(
+                new TestEvent(event.id(), event.name()), LISTENER)).isTrue());
         assertThat(publicationsWithId(id)).as("deleted with the listener's commit").isZero();
 
         // The registry's completion after such a listener writes nothing: a row stored again under the id stays.
@@ -408,7 +387,7 @@ class CustomerOrderSummaryIT {
         assertThat(publicationsWithId(id)).isOne();
         // Without a listener that completed it, the registry's completion deletes it, as before.
         inTransaction.executeWithoutResult(status -> registry.markCompleted(id, Instant.now()));
-        assertThat(publicationsWithId(id)).isZero();
+        assertThat(publicationsWithId(id)).isZero();        eventPublicationRegistry.markCompleted(event, listener); // no longer in progress in the registry
     }
 
     private static final String LISTENER = "test.completing-listener";

@@ -70,18 +70,10 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
             "UPDATE event_publication SET status = ? WHERE id = ? AND status <> ?";
 
     /**
-     * A listener's completion of the publication handed to it: by id, and only if the row is that listener's
-     * publication of that event, so a hand-over that outlived its listener never completes another's. Both databases.
+     * A listener's completion of the publication handed to it, by id and listener; that it is that listener's
+     * publication of that event was checked in memory ({@link #completeInCurrentTransaction}). Both databases.
      */
-    static final String DELETE_HANDED_OVER =
-            "DELETE FROM event_publication WHERE id = ? AND listener_id = ? AND serialized_event = ?";
-
-    /**
-     * A listener's completion of the publication handed to it where the registry said which event and listener it
-     * hands the publication to ({@link #handingOver}), and they were checked in memory: by id and listener. Both
-     * databases.
-     */
-    static final String DELETE_ANNOUNCED_HAND_OVER = "DELETE FROM event_publication WHERE id = ? AND listener_id = ?";
+    static final String DELETE_HANDED_OVER = "DELETE FROM event_publication WHERE id = ? AND listener_id = ?";
 
     /**
      * Spring Modulith's delete by event and listener in completion mode {@code delete}: a publication
@@ -165,28 +157,32 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
     /**
      * Remembers, for this thread, the publication whose listener runs next on it, with the event and listener it
      * was announced for ({@link #handingOver}); writes nothing (see the class comment). Spring Modulith calls it on
-     * the listener's thread, just before the listener.
+     * the listener's thread, just before the listener. Without an announcement nothing is remembered: the listener
+     * cannot complete the publication, and the registry's call after it does.
      */
     @Override
     public void markProcessing(UUID identifier) {
         COMPLETED_WITH_LISTENER.remove();
         HandOver announced = ANNOUNCED.get();
         ANNOUNCED.remove();
-        HANDED_OVER.set(announced == null ? new HandOver(identifier, null, null)
-                : new HandOver(identifier, announced.event(), announced.listenerId()));
+        if (announced == null) {
+            HANDED_OVER.remove();
+        } else {
+            HANDED_OVER.set(new HandOver(identifier, announced.event(), announced.listenerId()));
+        }
     }
 
     /**
      * Deletes the publication being handed to the listener that runs on this thread, in the transaction of that
      * listener, which must be active: its effect and the completion then commit together, and the registry's
      * completion after the listener writes nothing. Does nothing (and answers false) where the registry did not say
-     * which publication it hands over, where the row handed over is not this listener's publication of this event,
-     * or where completion does not delete; the registry completes it then, as for any listener.
+     * which event and listener it hands a publication to ({@link #handingOver}), where the publication handed over
+     * is not this listener's of this event, or where completion does not delete; the registry completes it then, as
+     * for any listener.
      *
-     * <p>Whether the publication handed over is this listener's of this event is checked in memory where the
-     * registry announced the event and listener ({@link #handingOver}, as it does in the service), and otherwise by
-     * the {@code DELETE}'s conditions on the row, for which the event is serialized again: in a profile of the order
-     * benchmark that serialization was a fifth of the listener threads' CPU.
+     * <p>Whether it is this listener's publication of this event is checked in memory, against what the registry
+     * announced. (It was once checked by the {@code DELETE}'s conditions on the stored event, serialized again for
+     * it: in a profile of the order benchmark that serialization was a fifth of the listener threads' CPU.)
      *
      * @param event the event the listener handles
      * @param listenerId the listener's id ({@code @ApplicationModuleListener(id = ...)})
@@ -202,16 +198,11 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
                     "A publication is completed with its listener's transaction; none is active");
         }
         HANDED_OVER.remove();
-        UUID identifier = handedOver.id();
-        int deleted;
-        if (handedOver.event() == null) {
-            deleted = jdbc.update(DELETE_HANDED_OVER, database.id(identifier), listenerId, serialized(event));
-        } else if (handedOver.isFor(event, listenerId)) {
-            deleted = jdbc.update(DELETE_ANNOUNCED_HAND_OVER, database.id(identifier), listenerId);
-        } else {
+        if (!handedOver.isFor(event, listenerId)) {
             return false;
         }
-        if (deleted == 0) {
+        UUID identifier = handedOver.id();
+        if (jdbc.update(DELETE_HANDED_OVER, database.id(identifier), listenerId) == 0) {
             return false;
         }
         TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
@@ -273,7 +264,7 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
 
     /**
      * A publication handed to a listener on this thread ({@code id}), with the event and listener the registry
-     * announced it for; {@code event} and {@code listenerId} are null where it announced none.
+     * announced it for; {@code id} is null in the announcement itself, before Spring Modulith names the publication.
      */
     private record HandOver(UUID id, Object event, String listenerId) {
 

@@ -47,14 +47,8 @@ class NativeStatusEventPublicationsTest {
     }
 
     @Test
-    void aListenersCompletionDeletesOneRowByIdOnlyWhenItIsThatListenersPublicationOfThatEvent() throws Exception {
+    void aListenersCompletionDeletesOneRowByIdAndListener() throws Exception {
         assertDeletesPublicationsWhere(NativeStatusEventPublications.DELETE_HANDED_OVER,
-                "id = ? AND listener_id = ? AND serialized_event = ?");
-    }
-
-    @Test
-    void aListenersCompletionOfAnAnnouncedHandOverDeletesOneRowByIdAndListener() throws Exception {
-        assertDeletesPublicationsWhere(NativeStatusEventPublications.DELETE_ANNOUNCED_HAND_OVER,
                 "id = ? AND listener_id = ?");
     }
 
