@@ -155,12 +155,12 @@ class CustomerOrderSummaryIT {
     @Test
     void theListenersEffectAndItsPublicationsCompletionAreOneTransactionAndProcessingWritesNothing() {
         // Triggers note every write of the listener's path with the transaction that made it.
-        jdbc.execute("CREATE TABLE IF NOT EXISTS test_write_log (write text, tx bigint)");
+        jdbc.execute("CREATE TABLE IF NOT EXISTS test_write_log (n bigserial, write text, tx bigint)");
         jdbc.execute("TRUNCATE test_write_log");
         jdbc.execute("""
                 CREATE OR REPLACE FUNCTION log_write() RETURNS trigger AS $$
                 BEGIN
-                  INSERT INTO test_write_log VALUES (TG_TABLE_NAME || ' ' || TG_OP, txid_current());
+                  INSERT INTO test_write_log (write, tx) VALUES (TG_TABLE_NAME || ' ' || TG_OP, txid_current());
                   RETURN NULL;
                 END $$ LANGUAGE plpgsql""");
         jdbc.execute("CREATE TRIGGER log_summary_event AFTER INSERT ON customer_order_summary_event "
@@ -172,9 +172,10 @@ class CustomerOrderSummaryIT {
         await().atMost(WAIT).until(() -> incompletePublications() == 0
                 && summaries.summaryOf(new CustomerId(customer)).ordersPlaced() == 1);
 
-        List<Map<String, Object>> writes = jdbc.queryForList("SELECT write, tx FROM test_write_log");
+        List<Map<String, Object>> writes = jdbc.queryForList("SELECT write, tx FROM test_write_log ORDER BY n");
+        // the summary's statement last: it locks the customer's summary row until the commit
         assertThat(writes).extracting(row -> row.get("write"))
-                .containsExactlyInAnyOrder("customer_order_summary_event INSERT", "event_publication DELETE");
+                .containsExactly("event_publication DELETE", "customer_order_summary_event INSERT");
         assertThat(writes).extracting(row -> row.get("tx")).as("one transaction").containsOnly(writes.get(0).get("tx"));
     }
 
@@ -387,7 +388,39 @@ class CustomerOrderSummaryIT {
         assertThat(publicationsWithId(id)).isOne();
         // Without a listener that completed it, the registry's completion deletes it, as before.
         inTransaction.executeWithoutResult(status -> registry.markCompleted(id, Instant.now()));
-        assertThat(publicationsWithId(id)).isZero();        eventPublicationRegistry.markCompleted(event, listener); // no longer in progress in the registry
+        assertThat(publicationsWithId(id)).isZero();
+        eventPublicationRegistry.markCompleted(event, listener); // no longer in progress in the registry
+    }
+
+    @Test
+    void aListenersTransactionThatCompletesItsPublicationCommitsWithoutWaitingForTheDiskAndNoOtherDoes() {
+        NativeStatusEventPublications registry = (NativeStatusEventPublications) publications;
+        TestEvent event = new TestEvent(UUID.randomUUID(), "completed by its listener, asynchronously");
+        PublicationTargetIdentifier listener = PublicationTargetIdentifier.of(LISTENER);
+        TransactionTemplate inTransaction = new TransactionTemplate(transactions);
+        UUID id = inTransaction.execute(status -> eventPublicationRegistry.store(event, Stream.of(listener)))
+                .iterator().next().getIdentifier();
+
+        // a transaction whose listener completes nothing keeps the durable commit
+        inTransaction.executeWithoutResult(status -> {
+            assertThat(registry.completeInCurrentTransaction(event, LISTENER)).isFalse();
+            assertThat(synchronousCommit()).isEqualTo("on");
+        });
+        eventPublicationRegistry.markProcessing(event, listener);
+        inTransaction.executeWithoutResult(status -> {
+            assertThat(synchronousCommit()).isEqualTo("on");
+            assertThat(registry.completeInCurrentTransaction(event, LISTENER)).isTrue();
+            assertThat(synchronousCommit()).as("this transaction's commit").isEqualTo("off");
+        });
+        assertThat(publicationsWithId(id)).isZero();
+        inTransaction.executeWithoutResult(status -> assertThat(synchronousCommit())
+                .as("the next transaction on the pool").isEqualTo("on"));
+        eventPublicationRegistry.markCompleted(event, listener);
+    }
+
+    /** {@code synchronous_commit} as the current transaction (or a connection of the pool) sees it. */
+    private String synchronousCommit() {
+        return jdbc.queryForObject("SHOW synchronous_commit", String.class);
     }
 
     private static final String LISTENER = "test.completing-listener";

@@ -38,17 +38,22 @@ public class CustomerOrderSummaryListener {
      * Counts the order for its customer and completes the publication, both in the transaction the annotation opens
      * ({@code REQUIRES_NEW}, Boot's transaction manager: a JDBC one on the API's data source, the one the summary's
      * statement and the completion run on). Spring Modulith's registry calls around the method need none.
+     *
+     * <p>The completion goes first and the summary's statement last, just before the commit: that statement locks
+     * the customer's summary row until the commit, and a customer's events queue on that lock, so it is held for
+     * one statement and the commit only. (Both commit or roll back together whatever their order; a summary that
+     * fails rolls the completion back.)
      */
     @ApplicationModuleListener(id = ORDER_PLACED_ID)
     void on(OrderPlaced event) {
-        summarize.orderPlaced(event);
         publications.completeInCurrentTransaction(event, ORDER_PLACED_ID);
+        summarize.orderPlaced(event);
     }
 
     /** As {@link #on(OrderPlaced)}; the order is read (for its customer) in the same transaction. */
     @ApplicationModuleListener(id = ORDER_CANCELLED_ID)
     void on(OrderCancelled event) {
-        summarize.orderCancelled(event);
         publications.completeInCurrentTransaction(event, ORDER_CANCELLED_ID);
+        summarize.orderCancelled(event);
     }
 }
