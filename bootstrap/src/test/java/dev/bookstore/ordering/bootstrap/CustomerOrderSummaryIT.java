@@ -348,9 +348,7 @@ class CustomerOrderSummaryIT {
         TestEvent event = new TestEvent(UUID.randomUUID(), "completed by its listener");
         PublicationTargetIdentifier listener = PublicationTargetIdentifier.of(LISTENER);
         TransactionTemplate inTransaction = new TransactionTemplate(transactions);
-        // stored as the order's transaction stores it: the registry holds it in progress
-        UUID id = inTransaction.execute(status -> eventPublicationRegistry.store(event, Stream.of(listener)))
-                .iterator().next().getIdentifier();
+        UUID id = storedInProgress(event);
         // this test's thread plays the listener thread: Modulith's calls, then the listener's transaction
 
         assertThat(registry.completeInCurrentTransaction(event, LISTENER)).as("nothing handed over on this thread")
@@ -398,8 +396,7 @@ class CustomerOrderSummaryIT {
         TestEvent event = new TestEvent(UUID.randomUUID(), "completed by its listener, asynchronously");
         PublicationTargetIdentifier listener = PublicationTargetIdentifier.of(LISTENER);
         TransactionTemplate inTransaction = new TransactionTemplate(transactions);
-        UUID id = inTransaction.execute(status -> eventPublicationRegistry.store(event, Stream.of(listener)))
-                .iterator().next().getIdentifier();
+        UUID id = storedInProgress(event);
 
         // a transaction whose listener completes nothing keeps the durable commit
         inTransaction.executeWithoutResult(status -> {
@@ -416,6 +413,15 @@ class CustomerOrderSummaryIT {
         inTransaction.executeWithoutResult(status -> assertThat(synchronousCommit())
                 .as("the next transaction on the pool").isEqualTo("on"));
         eventPublicationRegistry.markCompleted(event, listener);
+    }
+
+    /**
+     * Stores a publication of {@code event} for {@link #LISTENER} as the order's transaction stores it, through the
+     * registry, which then holds it in progress.
+     */
+    private UUID storedInProgress(TestEvent event) {
+        return new TransactionTemplate(transactions).execute(status -> eventPublicationRegistry.store(event,
+                Stream.of(PublicationTargetIdentifier.of(LISTENER)))).iterator().next().getIdentifier();
     }
 
     /** {@code synchronous_commit} as the current transaction (or a connection of the pool) sees it. */
