@@ -413,6 +413,18 @@ class CustomerOrderSummaryIT {
         inTransaction.executeWithoutResult(status -> assertThat(synchronousCommit())
                 .as("the next transaction on the pool").isEqualTo("on"));
         eventPublicationRegistry.markCompleted(event, listener);
+
+        // a publication gone before its listener's transaction (another instance completed it) completes nothing
+        // there, and that transaction's commit stays durable: its effect has no publication left to redo it
+        TestEvent completedElsewhere = new TestEvent(UUID.randomUUID(), "completed by another instance meanwhile");
+        UUID gone = storedInProgress(completedElsewhere);
+        eventPublicationRegistry.markProcessing(completedElsewhere, listener);
+        jdbc.update("DELETE FROM event_publication WHERE id = ?", gone);
+        inTransaction.executeWithoutResult(status -> {
+            assertThat(registry.completeInCurrentTransaction(completedElsewhere, LISTENER)).isFalse();
+            assertThat(synchronousCommit()).as("this transaction's commit").isEqualTo("on");
+        });
+        eventPublicationRegistry.markCompleted(completedElsewhere, listener);
     }
 
     /**

@@ -76,12 +76,16 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
     static final String DELETE_HANDED_OVER = "DELETE FROM event_publication WHERE id = ? AND listener_id = ?";
 
     /**
-     * PostgreSQL only: the current transaction's commit returns without waiting for its WAL to reach the disk
-     * ({@code SET LOCAL}: this transaction only). Sent by {@link #completeInCurrentTransaction} for a listener's
-     * transaction, which its completion makes safe to lose in a crash (see there). SQL Server's counterpart, delayed
-     * durability, needs a database option set by its administrator; there the listener's commit stays durable.
+     * PostgreSQL only: {@link #DELETE_HANDED_OVER} and, where it deleted the publication, the current transaction's
+     * commit set to return without waiting for its WAL to reach the disk ({@code set_config(..., true)}, as
+     * {@code SET LOCAL}: this transaction only), in one statement and one round trip. A row per publication deleted;
+     * none, and the commit stays durable, where the publication was gone. Sent by {@link #completeInCurrentTransaction}
+     * for a listener's transaction, which its completion makes safe to lose in a crash (see there). SQL Server's
+     * counterpart, delayed durability, needs a database option set by its administrator; there the listener's commit
+     * stays durable. Parameters: id, listener.
      */
-    static final String ASYNCHRONOUS_COMMIT = "SET LOCAL synchronous_commit TO OFF";
+    static final String DELETE_HANDED_OVER_COMMITTING_ASYNCHRONOUSLY = "WITH completed AS (" + DELETE_HANDED_OVER
+            + " RETURNING id) SELECT set_config('synchronous_commit', 'off', true) FROM completed";
 
     /**
      * Spring Modulith's delete by event and listener in completion mode {@code delete}: a publication
@@ -192,15 +196,16 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
      * announced. (It was once checked by the {@code DELETE}'s conditions on the stored event, serialized again for
      * it: in a profile of the order benchmark that serialization was a fifth of the listener threads' CPU.)
      *
-     * <p><b>The listener's commit does not wait for the disk</b> (PostgreSQL, {@link #ASYNCHRONOUS_COMMIT}). What it
-     * commits is the listener's effect and the completion of the publication, together. A database crash can lose
-     * the last such commits (at most about three times {@code wal_writer_delay}, 600 ms by default), but only whole:
-     * the effect and the completion are lost together, the publication is incomplete again after the restart, and
-     * the registry hands it to the listener once more (on start and on its schedule). Nothing is lost and nothing is
-     * applied twice by it; the order and its outbox row, committed before the event reached the listener, stay
-     * durable. Without it every event cost a commit that waited for a WAL flush of its own: the listeners, a handful
-     * of threads on the API's pool, each held a connection (and the row lock of a busy customer's summary) through
-     * that wait, and under load they fell behind the requests and took the connections the requests needed.
+     * <p><b>The listener's commit does not wait for the disk</b> (PostgreSQL, {@link
+     * #DELETE_HANDED_OVER_COMMITTING_ASYNCHRONOUSLY}). What it commits is the listener's effect and the completion of
+     * the publication, together. A database crash can lose the last such commits (at most about three times {@code
+     * wal_writer_delay}, 600 ms by default), but only whole: the effect and the completion are lost together, the
+     * publication is incomplete again after the restart, and the registry hands it to the listener once more (on start
+     * and on its schedule). Nothing is lost and nothing is applied twice by it; the order and its outbox row, committed
+     * before the event reached the listener, stay durable. Without it every event cost a commit that waited for a WAL
+     * flush of its own: the listeners, a handful of threads on the API's pool, each held a connection (and the row lock
+     * of a busy customer's summary) through that wait, and under load they fell behind the requests and took the
+     * connections the requests needed.
      *
      * @param event the event the listener handles
      * @param listenerId the listener's id ({@code @ApplicationModuleListener(id = ...)})
@@ -220,11 +225,12 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
             return false;
         }
         UUID identifier = handedOver.id();
-        if (jdbc.update(DELETE_HANDED_OVER, database.id(identifier), listenerId) == 0) {
+        boolean deleted = database == Database.POSTGRESQL
+                ? !jdbc.queryForList(DELETE_HANDED_OVER_COMMITTING_ASYNCHRONOUSLY, String.class,
+                        database.id(identifier), listenerId).isEmpty()
+                : jdbc.update(DELETE_HANDED_OVER, database.id(identifier), listenerId) > 0;
+        if (!deleted) {
             return false;
-        }
-        if (database == Database.POSTGRESQL) {
-            jdbc.execute(ASYNCHRONOUS_COMMIT);
         }
         TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
             @Override

@@ -6,6 +6,8 @@ import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.delete.Delete;
 import net.sf.jsqlparser.statement.insert.Insert;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.update.Update;
 import org.junit.jupiter.api.Test;
 
@@ -50,6 +52,23 @@ class NativeStatusEventPublicationsTest {
     void aListenersCompletionDeletesOneRowByIdAndListener() throws Exception {
         assertDeletesPublicationsWhere(NativeStatusEventPublications.DELETE_HANDED_OVER,
                 "id = ? AND listener_id = ?");
+    }
+
+    @Test
+    void onPostgresAListenersCompletionSetsItsTransactionsCommitAsynchronousOnlyWhereItDeletedTheRow()
+            throws Exception {
+        String sql = NativeStatusEventPublications.DELETE_HANDED_OVER_COMMITTING_ASYNCHRONOUSLY;
+        Select select = (Select) CCJSqlParserUtil.parse(sql);
+
+        // the same DELETE as on SQL Server, returning a row per publication deleted
+        assertThat(select.getWithItemsList()).singleElement().asString().isEqualTo("completed AS ("
+                + NativeStatusEventPublications.DELETE_HANDED_OVER + " RETURNING id)");
+        // for each such row, this transaction's (is_local true) commit without a wait for the WAL flush
+        PlainSelect setConfig = select.getPlainSelect();
+        assertThat(setConfig.getFromItem().toString()).isEqualTo("completed");
+        assertThat(setConfig.getSelectItems()).singleElement().asString()
+                .isEqualTo("set_config('synchronous_commit', 'off', true)");
+        assertThat(setConfig.getWhere()).isNull();
     }
 
     @Test
