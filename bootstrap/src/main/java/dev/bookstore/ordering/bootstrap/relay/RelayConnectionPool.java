@@ -15,7 +15,8 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>Deliberately not a {@code DataSource} bean: Boot's auto-configuration (Flyway, the transaction manager,
  * {@code JdbcTemplate}, the {@code db} health indicator) keeps seeing exactly one data source, the API's. The relay's
  * {@link #outboxStore() store} runs on this pool alone: its statements auto-commit, and the one transaction it opens
- * (mark published and count) is a {@code DataSourceTransactionManager}'s on this pool, never Boot's on the API's.
+ * (mark published and count, on SQL Server; one statement on PostgreSQL) is a {@code DataSourceTransactionManager}'s
+ * on this pool, never Boot's on the API's.
  *
  * <p>{@link #close()} closes the pool; as the bean the relay workers depend on, it is closed after they have
  * stopped and settled their batches in flight.

@@ -16,6 +16,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.ConnectionCallback;
@@ -72,17 +73,35 @@ public class JdbcOutboxStore implements OutboxStore {
         return claimed;
     }
 
-    /** Marks the rows and adds them to the published count (see {@code V2__outbox_published_count.sql}) at once. */
+    /**
+     * Marks the rows and adds them to the published count (see {@code V2__outbox_published_count.sql}) at once: in
+     * one statement where the dialect has it ({@link OutboxDialect#markPublishedAndCount()}), otherwise in one
+     * transaction.
+     */
     @Override
     public int markPublished(String owner, Collection<UUID> ids) {
         if (ids.isEmpty()) {
             return 0;
         }
+        int slot = Math.floorMod(owner.hashCode(), OutboxDialect.PUBLISHED_COUNT_SLOTS);
+        Optional<String> markAndCount = dialect.markPublishedAndCount();
+        if (markAndCount.isPresent()) {
+            return jdbc.execute((ConnectionCallback<Integer>) connection -> {
+                try (var statement = connection.prepareStatement(markAndCount.get())) {
+                    statement.setObject(1, dialect.idList(connection, ids));
+                    statement.setString(2, owner);
+                    statement.setInt(3, slot);
+                    try (ResultSet marked = statement.executeQuery()) {
+                        marked.next();
+                        return marked.getInt(1);
+                    }
+                }
+            });
+        }
         Integer marked = transaction.execute(status -> {
             int count = updateIds(dialect.markPublished(), ids, owner);
             if (count > 0) {
-                jdbc.update(OutboxDialect.COUNT_PUBLISHED, count,
-                        Math.floorMod(owner.hashCode(), OutboxDialect.PUBLISHED_COUNT_SLOTS));
+                jdbc.update(OutboxDialect.COUNT_PUBLISHED, count, slot);
             }
             return count;
         });

@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -43,6 +44,13 @@ sealed interface OutboxDialect permits PostgresOutboxDialect, SqlServerOutboxDia
     /** Parameters: the id list (see {@link #idList}), owner. */
     String markPublished();
 
+    /**
+     * Where the database can: {@link #markPublished} and {@link #COUNT_PUBLISHED} as one statement, atomic by itself
+     * and one round trip instead of a transaction's three, returning one row, the number of rows marked.
+     * Parameters: the id list, owner, the count's slot. Empty where the two go in one transaction.
+     */
+    Optional<String> markPublishedAndCount();
+
     /** Parameters: the id list, owner. */
     String release();
 
@@ -62,7 +70,8 @@ sealed interface OutboxDialect permits PostgresOutboxDialect, SqlServerOutboxDia
     int PUBLISHED_COUNT_SLOTS = 64;
 
     /**
-     * Adds to the count of published messages, in the transaction that marked them; SQL both databases speak.
+     * Adds to the count of published messages, in the transaction that marked them (on PostgreSQL within the same
+     * statement: {@link #markPublishedAndCount()}); SQL both databases speak.
      * Parameters: how many were marked, the slot.
      */
     String COUNT_PUBLISHED = "UPDATE outbox_published_count SET published = published + ? WHERE slot = ?";

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -72,6 +73,18 @@ final class PostgresOutboxDialect implements OutboxDialect {
                 UPDATE outbox_message
                    SET status = 'PUBLISHED', published_at = now(), claimed_by = NULL, claimed_until = NULL
                  WHERE id = ANY(?) AND claimed_by = ?""";
+    }
+
+    /**
+     * The marking as a data-modifying {@code WITH}: the count's {@code UPDATE} reads the rows the marking returned,
+     * and changes its slot only where there were any, as the store's transaction does.
+     */
+    @Override
+    public Optional<String> markPublishedAndCount() {
+        return Optional.of("WITH marked AS (" + markPublished() + "\n RETURNING 1),\n"
+                + "counted AS (UPDATE outbox_published_count SET published = published + (SELECT count(*) FROM marked)"
+                + " WHERE slot = ? AND EXISTS (SELECT 1 FROM marked))\n"
+                + "SELECT count(*) FROM marked");
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.bookstore.ordering.adapters.persistence.outbox;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
@@ -81,6 +82,12 @@ final class SqlServerOutboxDialect implements OutboxDialect {
                    SET status = 'PUBLISHED', published_at = SYSDATETIMEOFFSET(), claimed_by = NULL,
                        claimed_until = NULL
                  WHERE id IN %s AND claimed_by = ?""".formatted(IDS);
+    }
+
+    /** None: SQL Server marks and counts in one transaction of two statements. */
+    @Override
+    public Optional<String> markPublishedAndCount() {
+        return Optional.empty();
     }
 
     @Override

@@ -68,6 +68,27 @@ class OutboxDialectTest {
     }
 
     @Test
+    void postgresMarksAndCountsInOneStatementThatBindsIdsOwnerAndSlotWhereItUsesThem() {
+        String markAndCount = POSTGRES.markPublishedAndCount().orElseThrow();
+
+        assertThat(placeholders(markAndCount)).isEqualTo(3);
+        // the marking is the statement SQL Server runs in its transaction, returning a row per row marked
+        assertThat(markAndCount).startsWith("WITH marked AS (" + POSTGRES.markPublished() + "\n RETURNING 1)");
+        assertThat(placeholderAt(markAndCount, "WHERE id = ANY\\(")).isEqualTo(1);
+        assertThat(placeholderAt(markAndCount, "AND claimed_by = ")).isEqualTo(2);
+        // the count adds what was marked to the owner's slot, only where something was, and the number comes back
+        assertThat(placeholderAt(markAndCount, "WHERE slot = ")).isEqualTo(3);
+        assertThat(markAndCount).contains(
+                "UPDATE outbox_published_count SET published = published + (SELECT count(*) FROM marked)",
+                "AND EXISTS (SELECT 1 FROM marked)").endsWith("SELECT count(*) FROM marked");
+    }
+
+    @Test
+    void sqlServerMarksAndCountsInATransactionOfTwoStatements() {
+        assertThat(SQL_SERVER.markPublishedAndCount()).isEmpty();
+    }
+
+    @Test
     void theSqlServerClaimBindsBatchSizeOwnerAndLeaseWhereTheStatementUsesThem() {
         Object[] parameters = SQL_SERVER.claimParameters("relay-a", 25, LEASE);
 
@@ -380,6 +401,7 @@ class OutboxDialectTest {
         statements.put("deletePublished", dialect.deletePublished());
         statements.put("stats", dialect.stats());
         statements.put("countPublished", OutboxDialect.COUNT_PUBLISHED);
+        dialect.markPublishedAndCount().ifPresent(sql -> statements.put("markPublishedAndCount", sql));
         return statements;
     }
 
