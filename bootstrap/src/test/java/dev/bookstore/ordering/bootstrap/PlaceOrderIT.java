@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
+import dev.bookstore.ordering.domain.order.Order;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -171,13 +173,14 @@ class PlaceOrderIT {
         List<String> sent = statements.stop();
 
         assertThat(response.status()).isEqualTo(201);
-        // No read of the new order, no version update, no NOTIFY in the transaction; the lines are one batch. The
-        // Spring Modulith registry's publication of OrderPlaced (one row per in-process listener, here the customer
-        // order summary's, inserted when the event is published) belongs to the order's transaction: the listener
-        // runs after the commit, elsewhere.
+        // No read of the new order, no version update, no NOTIFY in the transaction; the order and its lines are one
+        // statement (one round trip, a row of values per line). The Spring Modulith registry's publication of
+        // OrderPlaced (one row per in-process listener, here the customer order summary's, inserted when the event
+        // is published) belongs to the order's transaction: the listener runs after the commit, elsewhere.
         assertThat(sent).satisfiesExactly(
-                sql -> assertThat(sql).startsWith("INSERT INTO orders "),
-                sql -> assertThat(sql).startsWith("BATCH INSERT INTO order_line "),
+                sql -> assertThat(sql).startsWith("WITH placed AS (INSERT INTO orders ")
+                        .contains(") INSERT INTO order_line ")
+                        .endsWith(" (?, ?, ?, ?, ?), (?, ?, ?, ?, ?), (?, ?, ?, ?, ?)"),
                 sql -> assertThat(sql).startsWith("INSERT INTO event_publication "),
                 sql -> assertThat(sql).startsWith("INSERT INTO outbox_message "),
                 sql -> assertThat(sql).isEqualTo("COMMIT"));
@@ -186,6 +189,21 @@ class PlaceOrderIT {
                 Integer.class, orderId)).containsExactly(0, 1, 2);
         assertThat(jdbc.queryForObject("SELECT version FROM orders", Long.class)).isZero();
         assertThat(http.get("/orders/" + orderId).json().get("items")).hasSize(3);
+    }
+
+    @Test
+    void anOrderOfTheMostLinesAllowedIsOneStatementToo() {
+        statements.start();
+        HttpJson.Response response = http.postJson("/orders",
+                HttpJson.orderJson(UUID.randomUUID().toString(), Order.MAX_LINES));
+        List<String> sent = statements.stop();
+
+        assertThat(response.status()).isEqualTo(201);
+        assertThat(sent.get(0)).startsWith("WITH placed AS (INSERT INTO orders ");
+        assertThat(sent).hasSize(4);
+        assertThat(jdbc.queryForList("SELECT line_no FROM order_line WHERE order_id = ?::uuid ORDER BY line_no",
+                Integer.class, response.json().get("id").asString()))
+                .containsExactlyElementsOf(IntStream.range(0, Order.MAX_LINES).boxed().toList());
     }
 
     @Test

@@ -1,8 +1,10 @@
 package dev.bookstore.ordering.adapters.persistence;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 
+import dev.bookstore.ordering.domain.order.Order;
 import java.util.Map;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import org.junit.jupiter.api.Test;
@@ -37,6 +39,22 @@ class OrderSqlTest {
         assertThat(OrderSql.NEWEST_FIRST_OF_CUSTOMER.chars().filter(c -> c == '?')).hasSize(2);
         assertThat(OrderSql.NEWEST_FIRST_OF_CUSTOMER.indexOf("customer_id = ?")).as("customer bound before limit")
                 .isLessThan(OrderSql.NEWEST_FIRST_OF_CUSTOMER.indexOf("NEXT ?"));
+    }
+
+    @Test
+    void onPostgresTheOrderAndItsLinesAreOneStatementWithTheTwoInsertsParametersInOrder() {
+        for (int lines : new int[] {1, 2, Order.MAX_LINES}) {
+            String sql = OrderSql.insertWithLines(lines);
+
+            assertThatNoException().as("%d lines", lines).isThrownBy(() -> CCJSqlParserUtil.parse(sql));
+            assertThat(sql.chars().filter(c -> c == '?')).hasSize(6 + 5 * lines);
+            // the order's insert first, then the lines' insert with one row of values per line
+            assertThat(sql).startsWith("WITH placed AS (" + OrderSql.INSERT_ORDER + ")\n" + OrderSql.INSERT_LINE);
+            assertThat(sql.split("\\(\\?, \\?, \\?, \\?, \\?\\)", -1)).hasSize(lines + 1);
+            assertThat(OrderSql.insertWithLines(lines)).as("the same statement each time").isSameAs(sql);
+        }
+        assertThatIllegalArgumentException().isThrownBy(() -> OrderSql.insertWithLines(0));
+        assertThatIllegalArgumentException().isThrownBy(() -> OrderSql.insertWithLines(Order.MAX_LINES + 1));
     }
 
     @Test

@@ -2,47 +2,22 @@ package dev.bookstore.ordering.bootstrap.config;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
-/** Settings of the connection pools: the one Boot builds (the API's, the write path's) and the relay's. */
-@Configuration(proxyBeanMethods = false)
-class DataSourceConfiguration {
+/** The relay's connection pool, made with the settings of the one Boot builds (the API's, the write path's). */
+final class DataSourceConfiguration {
+
+    private DataSourceConfiguration() {
+    }
 
     /** The name of the relay's pool, in Hikari's log lines and in the {@code pool} tag of its metrics. */
     static final String RELAY_POOL_NAME = "ordering-relay";
 
     /** Where Boot binds the settings of its Hikari pool; the relay's pool takes the same. */
     private static final String HIKARI_PROPERTIES = "spring.datasource.hikari";
-
-    /**
-     * On PostgreSQL the driver sends a batch of inserts as one multi-row {@code INSERT}: an order's lines, which
-     * {@code OrderSql} batches, reach the database as one statement. Set on the pool's driver properties so that it
-     * holds in every profile, and only for the driver that knows it.
-     */
-    @Bean
-    static BeanPostProcessor postgresBatchedInserts() {
-        return new BeanPostProcessor() {
-            @Override
-            public Object postProcessBeforeInitialization(Object bean, String beanName) {
-                if (bean instanceof HikariDataSource pool) {
-                    batchInsertsAsOneStatementOnPostgres(pool);
-                }
-                return bean;
-            }
-        };
-    }
-
-    private static void batchInsertsAsOneStatementOnPostgres(HikariDataSource pool) {
-        if (pool.getJdbcUrl() != null && pool.getJdbcUrl().startsWith("jdbc:postgresql:")) {
-            pool.addDataSourceProperty("reWriteBatchedInserts", "true");
-        }
-    }
 
     /**
      * The relay's own pool, {@value #RELAY_POOL_NAME}: the database, user and password of {@code spring.datasource.*}
@@ -61,7 +36,6 @@ class DataSourceConfiguration {
         pool.setMaximumPoolSize(maximumSize);
         pool.setAutoCommit(true);
         pool.setReadOnly(false);
-        batchInsertsAsOneStatementOnPostgres(pool);
         if (meterRegistry != null) {
             pool.setMetricRegistry(meterRegistry);
         }

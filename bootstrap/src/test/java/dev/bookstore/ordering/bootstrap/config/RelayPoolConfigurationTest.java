@@ -46,8 +46,7 @@ class RelayPoolConfigurationTest {
             assertThat(pool.getPassword()).isEqualTo("secret");
             assertThat(pool.getConnectionTimeout()).isEqualTo(1234);
             assertThat(pool.getMaxLifetime()).isEqualTo(600_000);
-            assertThat(pool.getDataSourceProperties()).containsEntry("sslmode", "require")
-                    .containsEntry("reWriteBatchedInserts", "true");
+            assertThat(pool.getDataSourceProperties()).containsEntry("sslmode", "require");
             assertThat(pool.getPoolName()).isEqualTo("ordering-relay");
             assertThat(pool.getMaximumPoolSize()).isEqualTo(3);
             assertThat(pool.isAutoCommit()).as("each relay statement commits by itself").isTrue();
@@ -56,14 +55,13 @@ class RelayPoolConfigurationTest {
     }
 
     @Test
-    void onSqlServerTheSamePoolWithoutThePostgresDriverProperty() {
+    void onSqlServerTheSamePoolWithSqlServersDriver() {
         try (HikariDataSource pool = DataSourceConfiguration.relayPool(
                 dataSource("jdbc:sqlserver://db.example:1433;databaseName=ordering;encrypt=false"),
                 new MockEnvironment().withProperty("spring.datasource.hikari.connection-timeout", "2000"), 2, null)) {
             assertThat(pool.getDriverClassName()).isEqualTo("com.microsoft.sqlserver.jdbc.SQLServerDriver");
             assertThat(pool.getConnectionTimeout()).isEqualTo(2000);
             assertThat(pool.getPoolName()).isEqualTo("ordering-relay");
-            assertThat(pool.getDataSourceProperties()).doesNotContainKey("reWriteBatchedInserts");
         }
     }
 
