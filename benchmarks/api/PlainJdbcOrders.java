@@ -15,11 +15,11 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The plain-JDBC half of the database baseline: the statements of order.pgb, nothing else. C threads, each with its
  * own connection (autoCommit off, prepared statements), write orders back to back for the given seconds; one order
- * is one transaction of four INSERTs and a COMMIT:
+ * is one transaction of three statements and a COMMIT, as the service sends them on PostgreSQL:
  *
  * <pre>
- *   INSERT INTO orders ... VALUES (gen_random_uuid(), ...) RETURNING id
- *   INSERT INTO order_line ... VALUES (...), (...)              -- two lines in one statement
+ *   WITH placed AS (INSERT INTO orders ... VALUES (?, ...))     -- the order id made here, as the service does
+ *   INSERT INTO order_line ... VALUES (?, ...), (?, ...)        -- with its two lines in one statement
  *   INSERT INTO outbox_message ... CAST(? AS jsonb), CAST(? AS jsonb) ...
  *   INSERT INTO event_publication ...                           -- Spring Modulith's registry, one listener
  *   COMMIT
@@ -34,9 +34,9 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public class PlainJdbcOrders {
 
-    static final String INSERT_ORDER = "INSERT INTO orders (id, customer_id, currency, total, status, placed_at, version)"
-            + " VALUES (gen_random_uuid(), ?, ?, ?, ?, now(), 0) RETURNING id";
-    static final String INSERT_LINES = "INSERT INTO order_line (order_id, line_no, book_id, quantity, unit_price)"
+    static final String INSERT_ORDER_WITH_LINES = "WITH placed AS (INSERT INTO orders (id, customer_id, currency,"
+            + " total, status, placed_at, version) VALUES (?, ?, ?, ?, ?, now(), 0))"
+            + " INSERT INTO order_line (order_id, line_no, book_id, quantity, unit_price)"
             + " VALUES (?, ?, ?, ?, ?), (?, ?, ?, ?, ?)";
     static final String INSERT_OUTBOX = "INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange,"
             + " routing_key, payload, headers, occurred_at) VALUES (gen_random_uuid(), ?, ?, ?, ?, ?,"
@@ -132,8 +132,7 @@ public class PlainJdbcOrders {
             Thread thread = new Thread(() -> {
                 long[] latencies = new long[initialCapacity];
                 int n = 0;
-                try (PreparedStatement order = connection.prepareStatement(INSERT_ORDER);
-                     PreparedStatement lines = connection.prepareStatement(INSERT_LINES);
+                try (PreparedStatement order = connection.prepareStatement(INSERT_ORDER_WITH_LINES);
                      PreparedStatement outbox = connection.prepareStatement(INSERT_OUTBOX);
                      PreparedStatement publication = connection.prepareStatement(INSERT_PUBLICATION)) {
                     ready.countDown();
@@ -145,7 +144,7 @@ public class PlainJdbcOrders {
                             break;
                         }
                         try {
-                            placeOrder(connection, order, lines, outbox, publication);
+                            placeOrder(connection, order, outbox, publication);
                         } catch (SQLException e) {
                             if (errors.incrementAndGet() <= 5) {
                                 System.err.println("jdbc: " + e.getMessage());
@@ -195,28 +194,25 @@ public class PlainJdbcOrders {
         return new Result(Arrays.copyOf(all, at), elapsed, errors.get());
     }
 
-    static void placeOrder(Connection connection, PreparedStatement order, PreparedStatement lines,
-                           PreparedStatement outbox, PreparedStatement publication) throws SQLException {
-        order.setObject(1, CUSTOMER);
-        order.setString(2, "EUR");
-        order.setBigDecimal(3, TOTAL);
-        order.setString(4, "PLACED");
-        UUID orderId;
-        try (ResultSet rs = order.executeQuery()) {
-            rs.next();
-            orderId = rs.getObject(1, UUID.class);
-        }
-        lines.setObject(1, orderId);
-        lines.setInt(2, 1);
-        lines.setString(3, "978-0134494166");
-        lines.setInt(4, 2);
-        lines.setBigDecimal(5, new BigDecimal("39.90"));
-        lines.setObject(6, orderId);
-        lines.setInt(7, 2);
-        lines.setString(8, "978-0321125217");
-        lines.setInt(9, 1);
-        lines.setBigDecimal(10, new BigDecimal("54.99"));
-        lines.executeUpdate();
+    static void placeOrder(Connection connection, PreparedStatement order, PreparedStatement outbox,
+                           PreparedStatement publication) throws SQLException {
+        UUID orderId = UUID.randomUUID();
+        order.setObject(1, orderId);
+        order.setObject(2, CUSTOMER);
+        order.setString(3, "EUR");
+        order.setBigDecimal(4, TOTAL);
+        order.setString(5, "PLACED");
+        order.setObject(6, orderId);
+        order.setInt(7, 1);
+        order.setString(8, "978-0134494166");
+        order.setInt(9, 2);
+        order.setBigDecimal(10, new BigDecimal("39.90"));
+        order.setObject(11, orderId);
+        order.setInt(12, 2);
+        order.setString(13, "978-0321125217");
+        order.setInt(14, 1);
+        order.setBigDecimal(15, new BigDecimal("54.99"));
+        order.executeUpdate();
         outbox.setString(1, "order");
         outbox.setString(2, orderId.toString());
         outbox.setString(3, "bookstore.order-placed.v1");
