@@ -7,6 +7,7 @@ import dev.bookstore.ordering.domain.order.OrderId;
 import dev.bookstore.ordering.domain.order.OrderLine;
 import dev.bookstore.ordering.domain.order.OrderStatus;
 import dev.bookstore.ordering.domain.shared.Money;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.OffsetDateTime;
@@ -108,45 +109,41 @@ final class OrderSql {
 
     /** The order and its lines: on PostgreSQL one statement ({@link #insertWithLines}), elsewhere two round trips. */
     void insert(Order order) {
+        Object orderId = id(order.id().value());
+        List<OrderLine> lines = order.lines();
         if (database == Database.POSTGRESQL) {
-            insertInOneStatement(order);
+            jdbc.update(insertWithLines(lines.size()), statement -> {
+                bindOrder(statement, order, orderId);
+                for (int lineNo = 0; lineNo < lines.size(); lineNo++) {
+                    bindLine(statement, 7 + 5 * lineNo, orderId, lineNo, lines.get(lineNo));
+                }
+            });
             return;
         }
-        Object orderId = id(order.id().value());
-        jdbc.update(INSERT_ORDER, orderId, id(order.customerId().value()), order.currency().getCurrencyCode(),
-                order.total().amount(), order.status().name(), order.placedAt().atOffset(ZoneOffset.UTC));
-        List<OrderLine> lines = order.lines();
+        jdbc.update(INSERT_ORDER, statement -> bindOrder(statement, order, orderId));
         List<Integer> lineNumbers = IntStream.range(0, lines.size()).boxed().toList();
-        jdbc.batchUpdate(INSERT_LINE, lineNumbers, lines.size(), (statement, lineNo) -> {
-            OrderLine line = lines.get(lineNo);
-            statement.setObject(1, orderId);
-            statement.setInt(2, lineNo);
-            statement.setString(3, line.bookId().value());
-            statement.setInt(4, line.quantity());
-            statement.setBigDecimal(5, line.unitPrice().amount());
-        });
+        jdbc.batchUpdate(INSERT_LINE, lineNumbers, lines.size(),
+                (statement, lineNo) -> bindLine(statement, 1, orderId, lineNo, lines.get(lineNo)));
     }
 
-    private void insertInOneStatement(Order order) {
-        UUID orderId = order.id().value();
-        List<OrderLine> lines = order.lines();
-        jdbc.update(insertWithLines(lines.size()), statement -> {
-            statement.setObject(1, orderId);
-            statement.setObject(2, order.customerId().value());
-            statement.setString(3, order.currency().getCurrencyCode());
-            statement.setBigDecimal(4, order.total().amount());
-            statement.setString(5, order.status().name());
-            statement.setObject(6, order.placedAt().atOffset(ZoneOffset.UTC));
-            int parameter = 7;
-            for (int lineNo = 0; lineNo < lines.size(); lineNo++) {
-                OrderLine line = lines.get(lineNo);
-                statement.setObject(parameter++, orderId);
-                statement.setInt(parameter++, lineNo);
-                statement.setString(parameter++, line.bookId().value());
-                statement.setInt(parameter++, line.quantity());
-                statement.setBigDecimal(parameter++, line.unitPrice().amount());
-            }
-        });
+    /** The parameters of {@link #INSERT_ORDER}, the first six. */
+    private void bindOrder(PreparedStatement statement, Order order, Object orderId) throws SQLException {
+        statement.setObject(1, orderId);
+        statement.setObject(2, id(order.customerId().value()));
+        statement.setString(3, order.currency().getCurrencyCode());
+        statement.setBigDecimal(4, order.total().amount());
+        statement.setString(5, order.status().name());
+        statement.setObject(6, order.placedAt().atOffset(ZoneOffset.UTC));
+    }
+
+    /** The five parameters of {@link #INSERT_LINE} from {@code first} on. */
+    private static void bindLine(PreparedStatement statement, int first, Object orderId, int lineNo, OrderLine line)
+            throws SQLException {
+        statement.setObject(first, orderId);
+        statement.setInt(first + 1, lineNo);
+        statement.setString(first + 2, line.bookId().value());
+        statement.setInt(first + 3, line.quantity());
+        statement.setBigDecimal(first + 4, line.unitPrice().amount());
     }
 
     /** The order with the version it has now; empty if there is none. */

@@ -4,6 +4,7 @@ import dev.bookstore.ordering.application.outbox.DeliveryFailure;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.OutboxStats;
 import dev.bookstore.ordering.application.port.out.OutboxStore;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
@@ -86,17 +87,12 @@ public class JdbcOutboxStore implements OutboxStore {
         int slot = Math.floorMod(owner.hashCode(), OutboxDialect.PUBLISHED_COUNT_SLOTS);
         Optional<String> markAndCount = dialect.markPublishedAndCount();
         if (markAndCount.isPresent()) {
-            return jdbc.execute((ConnectionCallback<Integer>) connection -> {
-                try (var statement = connection.prepareStatement(markAndCount.get())) {
-                    statement.setObject(1, dialect.idList(connection, ids));
-                    statement.setString(2, owner);
-                    statement.setInt(3, slot);
-                    try (ResultSet marked = statement.executeQuery()) {
-                        marked.next();
-                        return marked.getInt(1);
-                    }
+            return withIds(markAndCount.get(), ids, statement -> {
+                try (ResultSet marked = statement.executeQuery()) {
+                    marked.next();
+                    return marked.getInt(1);
                 }
-            });
+            }, owner, slot);
         }
         Integer marked = transaction.execute(status -> {
             int count = updateIds(dialect.markPublished(), ids, owner);
@@ -161,15 +157,25 @@ public class JdbcOutboxStore implements OutboxStore {
     }
 
     private int updateIds(String sql, Collection<UUID> ids, Object... more) {
-        return jdbc.execute((ConnectionCallback<Integer>) connection -> {
+        return withIds(sql, ids, PreparedStatement::executeUpdate, more);
+    }
+
+    /** Runs {@code sql} with the id list as its first parameter and {@code more} after it. */
+    private <T> T withIds(String sql, Collection<UUID> ids, StatementRun<T> run, Object... more) {
+        return jdbc.execute((ConnectionCallback<T>) connection -> {
             try (var statement = connection.prepareStatement(sql)) {
                 statement.setObject(1, dialect.idList(connection, ids));
                 for (int i = 0; i < more.length; i++) {
                     statement.setObject(i + 2, more[i]);
                 }
-                return statement.executeUpdate();
+                return run.apply(statement);
             }
         });
+    }
+
+    @FunctionalInterface
+    private interface StatementRun<T> {
+        T apply(PreparedStatement statement) throws SQLException;
     }
 
     private OutboxMessage toMessage(ResultSet rs, int row) throws SQLException {
