@@ -225,6 +225,52 @@ thread_group_report() {
             }'
 }
 
+# utime + stime of a process in clock ticks, with "reaped" also those of the children it waited for; 0 if it is gone.
+process_ticks() {
+    local stat
+    stat=$(sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null) || {
+        echo 0
+        return
+    }
+    if [[ ${2:-} == reaped ]]; then
+        awk '{print $12 + $13 + $14 + $15}' <<<"$stat"
+    else
+        awk '{print $12 + $13}' <<<"$stat"
+    fi
+}
+# The whole machine's CPU in clock ticks, "busy idle postgres rabbitmq": the first line of /proc/stat (all CPUs), the
+# processes of a PostgreSQL on this host (the postmaster with the children it reaped, which holds the CPU of backends
+# that ended, and every live one) and of a RabbitMQ on this host (beam.smp with its reaped children, epmd). A server
+# on another host counts 0.
+machine_ticks() {
+    local busy_idle pg=0 rabbit=0 postmaster p
+    busy_idle=$(awk 'NR == 1 { print $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat)
+    postmaster=$(pgrep -o -x postgres || true)
+    for p in $(pgrep -x postgres || true); do
+        if [[ $p == "$postmaster" ]]; then
+            pg=$((pg + $(process_ticks "$p" reaped)))
+        else
+            pg=$((pg + $(process_ticks "$p")))
+        fi
+    done
+    for p in $(pgrep -f beam.smp || true) $(pgrep -x epmd || true); do
+        rabbit=$((rabbit + $(process_ticks "$p" reaped)))
+    done
+    echo "$busy_idle $pg $rabbit"
+}
+# One table row "| label | busy | service | PostgreSQL | RabbitMQ | the rest | idle |" in CPU ms per order, from two
+# machine_ticks readings, the service's ticks between them and the orders.
+machine_row() {
+    awk -v label="$1" -v a="$2" -v b="$3" -v svc="$4" -v n="$5" -v hz="$CLK_TCK" 'BEGIN {
+        split(a, x, " "); split(b, y, " ")
+        if (n <= 0) { print "| " label " | – | – | – | – | – | – |"; exit }
+        f = 1000 / hz / n
+        busy = y[1] - x[1]; idle = y[2] - x[2]; pg = y[3] - x[3]; mq = y[4] - x[4]; rest = busy - svc - pg - mq
+        if (rest < 0) rest = 0
+        printf "| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", label, busy * f, svc * f, pg * f, mq * f, rest * f, idle * f
+    }'
+}
+
 # wrk prints latencies as 812.00us, 4.80ms, 1.02s or 1.00m; this gives milliseconds.
 wrk_ms() {
     awk -v v="$1" 'BEGIN {
@@ -479,6 +525,7 @@ bench_queue purge >/dev/null
 
 CLOSED_ROWS=()
 CLOSED_GROUPS=()
+MACHINE_ROWS=()
 CHECKS=()
 for c in $CONCURRENCY; do
     threads=$((c < 2 ? 1 : 2))
@@ -486,6 +533,7 @@ for c in $CONCURRENCY; do
     log "closed loop: wrk, $c connections, ${DURATION} s (relay on); CPU counted until the listener and the relay are done"
     await_drained
     orders0=$(order_count)
+    machine0=$(machine_ticks)
     cpu0=$(cpu_ticks)
     jit0=$(jit_ticks)
     groups0=$(thread_group_ticks)
@@ -499,6 +547,7 @@ for c in $CONCURRENCY; do
     backlog=$(psql_bench "SELECT count(*) FROM event_publication")
     await_drained
     cpu1=$(cpu_ticks)
+    machine1=$(machine_ticks)
     jit1=$(jit_ticks)
     groups1=$(thread_group_ticks)
     orders1=$(order_count)
@@ -527,6 +576,7 @@ for c in $CONCURRENCY; do
     point_groups=$(thread_group_report "$groups0" "$groups1" "$orders")
     log "  by thread, ms per order: $point_groups"
     CLOSED_GROUPS+=("$c connections: $point_groups")
+    MACHINE_ROWS+=("$(machine_row "$c connections" "$machine0" "$machine1" "$((cpu1 - cpu0))" "$orders")")
     CLOSED_ROWS+=("| $c | $(printf '%.0f' "$rps") | $(fmt_ms "$p50") | $(fmt_ms "$p99") | $cpu_ms | $jit_ms | $backlog | ${BASE_CELL[$c]} | $(fmt_ms "${BASE_P50[$c]}") | $(fmt_ms "${BASE_P99[$c]}") | $ratio |")
     check="$c connections: $orders orders written, $created answered 201, $non201 not 201"
     [[ -n $socket_errors ]] && check+=", $socket_errors"
@@ -544,6 +594,7 @@ done
 log "open loop: $OPEN_RATE req/s for $OPEN_SECONDS s; CPU counted until the listener and the relay are done"
 await_drained
 orders0=$(order_count)
+machine0=$(machine_ticks)
 cpu0=$(cpu_ticks)
 jit0=$(jit_ticks)
 groups0=$(thread_group_ticks)
@@ -553,10 +604,12 @@ run_helper java -cp "$CP" -Dslf4j.internal.verbosity=ERROR "$BENCH_DIR/OpenLoop.
     die "OpenLoop failed"
 await_drained
 cpu1=$(cpu_ticks)
+machine1=$(machine_ticks)
 jit1=$(jit_ticks)
 groups1=$(thread_group_ticks)
 orders1=$(order_count)
 open_orders=$((orders1 - orders0))
+MACHINE_ROWS+=("$(machine_row "$OPEN_RATE req/s, open loop (the client's consumer in the rest)" "$machine0" "$machine1" "$((cpu1 - cpu0))" "$open_orders")")
 open_cpu_ms=$(awk -v t="$((cpu1 - cpu0))" -v hz="$CLK_TCK" -v n="$open_orders" \
     'BEGIN { if (n > 0) printf "%.2f", t * 1000 / hz / n; else print "–" }')
 open_jit_ms=$(awk -v t="$((jit1 - jit0))" -v hz="$CLK_TCK" -v n="$open_orders" \
@@ -661,6 +714,14 @@ for groups in "${CLOSED_GROUPS[@]}"; do
 done
 report ""
 cat "$WORK/openloop.md" >>"$REPORT"
+report "### Where the machine's CPUs went"
+report ""
+report "CPU ms per order on the whole machine over the same spans as the service's CPU above (a point's start until the in-process listener and the relay had done its work): busy (all CPUs, \`/proc/stat\`), of it the service, PostgreSQL (all its processes, those of ended connections included) and RabbitMQ (\`beam.smp\`, \`epmd\`) where they run on this host, and the rest (the load generator, the kernel, anything else); idle is the CPUs' unused time over the span. The baseline needs none of the service's, RabbitMQ's or the in-process listener's and relay's database work."
+report ""
+report "| load | machine busy | the service | PostgreSQL | RabbitMQ | the rest | idle |"
+report "|---|---:|---:|---:|---:|---:|---:|"
+for row in "${MACHINE_ROWS[@]}"; do report "$row"; done
+report ""
 report "### Idle"
 report ""
 report "- Idle instance: **$idle_tps database transactions/s** (pg_stat_database, over ${IDLE_SECONDS} s, starting ${RELAY_SETTLE_SECONDS} s after the listener and the relay had done the work of the load; no autovacuum stand-in running); $pending outbox rows unpublished."
