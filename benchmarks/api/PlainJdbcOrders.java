@@ -15,13 +15,14 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The plain-JDBC half of the database baseline: the statements of order.pgb, nothing else. C threads, each with its
  * own connection (autoCommit off, prepared statements), write orders back to back for the given seconds; one order
- * is one transaction of three statements and a COMMIT, as the service sends them on PostgreSQL:
+ * is one transaction of three statements, sent together in one round trip, and a COMMIT, as the service sends them
+ * on PostgreSQL:
  *
  * <pre>
  *   WITH placed AS (INSERT INTO orders ... VALUES (?, ...))     -- the order id made here, as the service does
- *   INSERT INTO order_line ... VALUES (?, ...), (?, ...)        -- with its two lines in one statement
+ *   INSERT INTO order_line ... VALUES (?, ...), (?, ...);       -- with its two lines in one statement
+ *   INSERT INTO event_publication ...;                          -- Spring Modulith's registry, one listener
  *   INSERT INTO outbox_message ... CAST(? AS jsonb), CAST(? AS jsonb) ...
- *   INSERT INTO event_publication ...                           -- Spring Modulith's registry, one listener
  *   COMMIT
  * </pre>
  *
@@ -45,6 +46,12 @@ public class PlainJdbcOrders {
     static final String INSERT_PUBLICATION = "INSERT INTO event_publication (id, listener_id, event_type,"
             + " serialized_event, publication_date, status, completion_attempts, last_resubmission_date)"
             + " VALUES (gen_random_uuid(), ?, ?, ?, now(), 'PUBLISHED', 1, now())";
+
+    /**
+     * The three as one statement text, in the order the service writes them: the driver sends them in one round
+     * trip, as the service's write-behind does (WriteBehind), then the COMMIT.
+     */
+    static final String WRITES = INSERT_ORDER_WITH_LINES + ";\n" + INSERT_PUBLICATION + ";\n" + INSERT_OUTBOX;
 
     static final UUID CUSTOMER = UUID.fromString("0192b7a4-5d1e-7c3a-9f00-3b1c2d4e5f60");
     static final BigDecimal TOTAL = new BigDecimal("134.79");
@@ -132,9 +139,7 @@ public class PlainJdbcOrders {
             Thread thread = new Thread(() -> {
                 long[] latencies = new long[initialCapacity];
                 int n = 0;
-                try (PreparedStatement order = connection.prepareStatement(INSERT_ORDER_WITH_LINES);
-                     PreparedStatement outbox = connection.prepareStatement(INSERT_OUTBOX);
-                     PreparedStatement publication = connection.prepareStatement(INSERT_PUBLICATION)) {
+                try (PreparedStatement writes = connection.prepareStatement(WRITES)) {
                     ready.countDown();
                     go.await();
                     long end = startHolder[0] + durationNs;
@@ -144,7 +149,7 @@ public class PlainJdbcOrders {
                             break;
                         }
                         try {
-                            placeOrder(connection, order, outbox, publication);
+                            placeOrder(connection, writes);
                         } catch (SQLException e) {
                             if (errors.incrementAndGet() <= 5) {
                                 System.err.println("jdbc: " + e.getMessage());
@@ -194,37 +199,35 @@ public class PlainJdbcOrders {
         return new Result(Arrays.copyOf(all, at), elapsed, errors.get());
     }
 
-    static void placeOrder(Connection connection, PreparedStatement order, PreparedStatement outbox,
-                           PreparedStatement publication) throws SQLException {
+    static void placeOrder(Connection connection, PreparedStatement writes) throws SQLException {
         UUID orderId = UUID.randomUUID();
-        order.setObject(1, orderId);
-        order.setObject(2, CUSTOMER);
-        order.setString(3, "EUR");
-        order.setBigDecimal(4, TOTAL);
-        order.setString(5, "PLACED");
-        order.setObject(6, orderId);
-        order.setInt(7, 1);
-        order.setString(8, "978-0134494166");
-        order.setInt(9, 2);
-        order.setBigDecimal(10, new BigDecimal("39.90"));
-        order.setObject(11, orderId);
-        order.setInt(12, 2);
-        order.setString(13, "978-0321125217");
-        order.setInt(14, 1);
-        order.setBigDecimal(15, new BigDecimal("54.99"));
-        order.executeUpdate();
-        outbox.setString(1, "order");
-        outbox.setString(2, orderId.toString());
-        outbox.setString(3, "bookstore.order-placed.v1");
-        outbox.setString(4, "bookstore.ordering");
-        outbox.setString(5, "order.placed");
-        outbox.setString(6, PAYLOAD);
-        outbox.setString(7, HEADERS);
-        outbox.executeUpdate();
-        publication.setString(1, "customer-order-summary.order-placed");
-        publication.setString(2, "dev.bookstore.ordering.domain.order.OrderPlaced");
-        publication.setString(3, EVENT);
-        publication.executeUpdate();
+        int i = 1;
+        writes.setObject(i++, orderId);
+        writes.setObject(i++, CUSTOMER);
+        writes.setString(i++, "EUR");
+        writes.setBigDecimal(i++, TOTAL);
+        writes.setString(i++, "PLACED");
+        writes.setObject(i++, orderId);
+        writes.setInt(i++, 1);
+        writes.setString(i++, "978-0134494166");
+        writes.setInt(i++, 2);
+        writes.setBigDecimal(i++, new BigDecimal("39.90"));
+        writes.setObject(i++, orderId);
+        writes.setInt(i++, 2);
+        writes.setString(i++, "978-0321125217");
+        writes.setInt(i++, 1);
+        writes.setBigDecimal(i++, new BigDecimal("54.99"));
+        writes.setString(i++, "customer-order-summary.order-placed");
+        writes.setString(i++, "dev.bookstore.ordering.domain.order.OrderPlaced");
+        writes.setString(i++, EVENT);
+        writes.setString(i++, "order");
+        writes.setString(i++, orderId.toString());
+        writes.setString(i++, "bookstore.order-placed.v1");
+        writes.setString(i++, "bookstore.ordering");
+        writes.setString(i++, "order.placed");
+        writes.setString(i++, PAYLOAD);
+        writes.setString(i, HEADERS);
+        writes.execute();
         connection.commit();
     }
 

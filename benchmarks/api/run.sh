@@ -696,7 +696,7 @@ report "- Service: $jar_info (repository HEAD $git_head), \`--spring.profiles.ac
 report "- JVM flags given: \`${JVM_FLAGS[*]}\`; in effect: \`$IN_EFFECT\`"
 report "- Each point ${DURATION} s; warm-up ${WARMED_UP} s at 32 connections (not reported; rounds of ${WARMUP_ROUND} s until the JIT took at most ${WARMUP_JIT_PERCENT} % of a round's CPU, at least ${WARMUP} s, at most ${WARMUP_MAX} s; the last round: ${WARMUP_JIT_LAST} %). Relay on: every order is published to RabbitMQ (queue \`$QUEUE\`, bound with \`order.#\`)."
 report "- $VACUUM_NOTE"
-report "- Baseline: service stopped; the same statements and COMMIT per order as the service (\`order.pgb\`: the order with its lines, the outbox row, the publication), by pgbench (\`-M prepared\`) and by plain JDBC (\`PlainJdbcOrders.java\`, a connection per client); the faster one counts (bold)."
+report "- Baseline: service stopped; the same statements and COMMIT per order as the service (\`order.pgb\`: the order with its lines, the publication, the outbox row, in one round trip as the service writes them behind), by pgbench (\`-M prepared\`) and by plain JDBC (\`PlainJdbcOrders.java\`, a connection per client); the faster one counts (bold)."
 report ""
 report "### Closed loop (wrk, POST /orders)"
 report ""

@@ -9,6 +9,7 @@ import dev.bookstore.ordering.application.port.in.GetCustomerOrderSummaryQuery;
 import dev.bookstore.ordering.application.port.in.OrderDetails;
 import dev.bookstore.ordering.application.port.in.PlaceOrderCommand;
 import dev.bookstore.ordering.application.port.in.PlaceOrderUseCase;
+import dev.bookstore.ordering.application.port.out.CustomerOrderSummaries;
 import dev.bookstore.ordering.application.summary.CustomerOrderSummary;
 import dev.bookstore.ordering.bootstrap.modulith.CustomerOrderSummaryListener;
 import dev.bookstore.ordering.bootstrap.modulith.IncompletePublicationsResubmission;
@@ -93,6 +94,9 @@ class CustomerOrderSummaryIT {
 
     @Autowired
     GetCustomerOrderSummaryQuery summaries;
+
+    @Autowired
+    CustomerOrderSummaries summaryStore;
 
     @Autowired
     IncompletePublicationsResubmission resubmission;
@@ -407,6 +411,10 @@ class CustomerOrderSummaryIT {
         inTransaction.executeWithoutResult(status -> {
             assertThat(synchronousCommit()).isEqualTo("on");
             assertThat(registry.completeInCurrentTransaction(event, LISTENER)).isTrue();
+            // written behind: the DELETE goes with the summary's statement, as in the listener, one round trip
+            assertThat(publicationsWithId(id)).as("not sent yet").isOne();
+            summaryStore.addPlacedOnce(UUID.randomUUID(), new CustomerId(customer), Instant.now());
+            assertThat(publicationsWithId(id)).isZero();
             assertThat(synchronousCommit()).as("this transaction's commit").isEqualTo("off");
         });
         assertThat(publicationsWithId(id)).isZero();
@@ -421,7 +429,8 @@ class CustomerOrderSummaryIT {
         eventPublicationRegistry.markProcessing(completedElsewhere, listener);
         jdbc.update("DELETE FROM event_publication WHERE id = ?", gone);
         inTransaction.executeWithoutResult(status -> {
-            assertThat(registry.completeInCurrentTransaction(completedElsewhere, LISTENER)).isFalse();
+            assertThat(registry.completeInCurrentTransaction(completedElsewhere, LISTENER)).isTrue();
+            summaryStore.addPlacedOnce(UUID.randomUUID(), new CustomerId(customer), Instant.now());
             assertThat(synchronousCommit()).as("this transaction's commit").isEqualTo("on");
         });
         eventPublicationRegistry.markCompleted(completedElsewhere, listener);
@@ -474,14 +483,15 @@ class CustomerOrderSummaryIT {
         TargetEventPublication stored = TargetEventPublication.of(event,
                 PublicationTargetIdentifier.of("test.native-insert"), published);
 
-        // written at once in the caller's transaction: plain JDBC on the same connection sees the row
+        // written behind in the caller's transaction: sent (with the transaction's other inserts) before its commit
         long seenInTheTransaction = new TransactionTemplate(transactions).execute(status -> {
             publications.create(stored);
             return jdbc.queryForObject("SELECT count(*) FROM event_publication WHERE id = ?", Long.class,
                     stored.getIdentifier());
         });
         try {
-            assertThat(seenInTheTransaction).isEqualTo(1);
+            assertThat(seenInTheTransaction).as("not sent before the commit").isZero();
+            assertThat(publicationsWithId(stored.getIdentifier())).as("committed").isOne();
             TargetEventPublication read = modulithPublications.findIncompletePublications().stream()
                     .filter(publication -> publication.getIdentifier().equals(stored.getIdentifier()))
                     .findFirst().orElseThrow();

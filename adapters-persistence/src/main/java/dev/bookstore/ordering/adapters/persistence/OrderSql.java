@@ -78,12 +78,14 @@ final class OrderSql {
     }
 
     private final JdbcTemplate jdbc;
+    private final WriteBehind writes;
     /** PostgreSQL binds {@code uuid} columns from {@link UUID}; SQL Server's {@code uniqueidentifier} from text. */
     private final Database database;
 
     OrderSql(DataSource dataSource) {
         this.jdbc = new JdbcTemplate(dataSource);
         this.database = Database.of(dataSource);
+        this.writes = new WriteBehind(dataSource, database);
     }
 
     /**
@@ -107,47 +109,54 @@ final class OrderSql {
         return sql;
     }
 
-    /** The order and its lines: on PostgreSQL one statement ({@link #insertWithLines}), elsewhere two round trips. */
+    /**
+     * The order and its lines: on PostgreSQL one statement ({@link #insertWithLines}), written behind ({@link
+     * WriteBehind}: sent with the transaction's other inserts, before its commit); elsewhere two round trips, at once.
+     */
     void insert(Order order) {
         Object orderId = id(order.id().value());
         List<OrderLine> lines = order.lines();
         if (database == Database.POSTGRESQL) {
-            jdbc.update(insertWithLines(lines.size()), statement -> {
-                bindOrder(statement, order, orderId);
+            writes.write(insertWithLines(lines.size()), (statement, first) -> {
+                int next = bindOrder(statement, first, order, orderId);
                 for (int lineNo = 0; lineNo < lines.size(); lineNo++) {
-                    bindLine(statement, 7 + 5 * lineNo, orderId, lineNo, lines.get(lineNo));
+                    next = bindLine(statement, next, orderId, lineNo, lines.get(lineNo));
                 }
+                return next;
             });
             return;
         }
-        jdbc.update(INSERT_ORDER, statement -> bindOrder(statement, order, orderId));
+        jdbc.update(INSERT_ORDER, statement -> bindOrder(statement, 1, order, orderId));
         List<Integer> lineNumbers = IntStream.range(0, lines.size()).boxed().toList();
         jdbc.batchUpdate(INSERT_LINE, lineNumbers, lines.size(),
                 (statement, lineNo) -> bindLine(statement, 1, orderId, lineNo, lines.get(lineNo)));
     }
 
-    /** The parameters of {@link #INSERT_ORDER}, the first six. */
-    private void bindOrder(PreparedStatement statement, Order order, Object orderId) throws SQLException {
-        statement.setObject(1, orderId);
-        statement.setObject(2, id(order.customerId().value()));
-        statement.setString(3, order.currency().getCurrencyCode());
-        statement.setBigDecimal(4, order.total().amount());
-        statement.setString(5, order.status().name());
-        statement.setObject(6, order.placedAt().atOffset(ZoneOffset.UTC));
+    /** The six parameters of {@link #INSERT_ORDER} from {@code first} on; the position after them. */
+    private int bindOrder(PreparedStatement statement, int first, Order order, Object orderId) throws SQLException {
+        statement.setObject(first, orderId);
+        statement.setObject(first + 1, id(order.customerId().value()));
+        statement.setString(first + 2, order.currency().getCurrencyCode());
+        statement.setBigDecimal(first + 3, order.total().amount());
+        statement.setString(first + 4, order.status().name());
+        statement.setObject(first + 5, order.placedAt().atOffset(ZoneOffset.UTC));
+        return first + 6;
     }
 
-    /** The five parameters of {@link #INSERT_LINE} from {@code first} on. */
-    private static void bindLine(PreparedStatement statement, int first, Object orderId, int lineNo, OrderLine line)
+    /** The five parameters of {@link #INSERT_LINE} from {@code first} on; the position after them. */
+    private static int bindLine(PreparedStatement statement, int first, Object orderId, int lineNo, OrderLine line)
             throws SQLException {
         statement.setObject(first, orderId);
         statement.setInt(first + 1, lineNo);
         statement.setString(first + 2, line.bookId().value());
         statement.setInt(first + 3, line.quantity());
         statement.setBigDecimal(first + 4, line.unitPrice().amount());
+        return first + 5;
     }
 
     /** The order with the version it has now; empty if there is none. */
     Optional<Versioned> find(OrderId id) {
+        writes.flush();
         return jdbc.query(FIND_BY_ID, rs -> {
             if (!rs.next()) {
                 return Optional.<Versioned>empty();
@@ -163,14 +172,17 @@ final class OrderSql {
 
     /** Sets the order's status if its row still has {@code version}; whether it had. */
     boolean updateStatus(Order order, long version) {
+        writes.flush();
         return jdbc.update(UPDATE_STATUS, order.status().name(), id(order.id().value()), version) == 1;
     }
 
     List<Order> newestFirst(int limit) {
+        writes.flush();
         return jdbc.query(NEWEST_FIRST, OrderSql::toOrders, limit);
     }
 
     List<Order> newestFirstOf(CustomerId customer, int limit) {
+        writes.flush();
         return jdbc.query(NEWEST_FIRST_OF_CUSTOMER, OrderSql::toOrders, id(customer.value()), limit);
     }
 

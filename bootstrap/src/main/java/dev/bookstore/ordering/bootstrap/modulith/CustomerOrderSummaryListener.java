@@ -41,8 +41,9 @@ public class CustomerOrderSummaryListener {
      *
      * <p>The completion goes first and the summary's statement last, just before the commit: that statement locks
      * the customer's summary row until the commit, and a customer's events queue on that lock, so it is held for
-     * one statement and the commit only. (Both commit or roll back together whatever their order; a summary that
-     * fails rolls the completion back.)
+     * one statement and the commit only. On PostgreSQL the completion is written behind and goes with the summary's
+     * statement: one round trip for both, then the commit. (Both commit or roll back together whatever their order;
+     * a summary that fails rolls the completion back.)
      */
     @ApplicationModuleListener(id = ORDER_PLACED_ID)
     void on(OrderPlaced event) {

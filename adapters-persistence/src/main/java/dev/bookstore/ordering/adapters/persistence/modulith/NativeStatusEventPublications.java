@@ -1,6 +1,7 @@
 package dev.bookstore.ordering.adapters.persistence.modulith;
 
 import dev.bookstore.ordering.adapters.persistence.Database;
+import dev.bookstore.ordering.adapters.persistence.WriteBehind;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -106,6 +107,7 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
 
     private final EventPublicationRepository registry;
     private final JdbcTemplate jdbc;
+    private final WriteBehind writes;
     private final Database database;
     private final EventSerializer serializer;
     private final boolean completionDeletes;
@@ -121,12 +123,14 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
         this.registry = Objects.requireNonNull(registry, "registry");
         this.jdbc = new JdbcTemplate(Objects.requireNonNull(dataSource, "dataSource"));
         this.database = Database.of(dataSource);
+        this.writes = new WriteBehind(dataSource, database);
         this.serializer = Objects.requireNonNull(serializer, "serializer");
         this.completionDeletes = completionDeletes;
     }
 
     /**
-     * Stores a new publication in the caller's transaction, at once. A publication without a last resubmission date
+     * Stores a new publication in the caller's transaction, written behind ({@link WriteBehind}: on PostgreSQL with
+     * the transaction's other inserts, in one round trip before its commit). A publication without a last resubmission date
      * (the registry's new publications carry their publication date there) goes to Spring Modulith's repository.
      */
     @Override
@@ -136,7 +140,7 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
         }
         Object event = publication.getEvent();
         Status status = publication.getStatus();
-        jdbc.update(INSERT,
+        writes.write(INSERT,
                 database.id(publication.getIdentifier()),
                 publication.getTargetIdentifier().getValue(),
                 event.getClass().getName(),
@@ -207,9 +211,15 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
      * of a busy customer's summary) through that wait, and under load they fell behind the requests and took the
      * connections the requests needed.
      *
+     * <p><b>On PostgreSQL the {@code DELETE} is written behind</b> ({@link WriteBehind}): it goes with the listener's
+     * next statement sent through that class (the summary's, {@code JdbcCustomerOrderSummaries}), in one round trip,
+     * or just before the commit. A publication gone by then (another instance completed it) deletes nothing, and that
+     * commit stays durable; the registry's completion after the listener then runs as for any listener.
+     *
      * @param event the event the listener handles
      * @param listenerId the listener's id ({@code @ApplicationModuleListener(id = ...)})
-     * @return whether the publication is completed with the current transaction
+     * @return whether the publication is completed with the current transaction: on SQL Server whether it was
+     *         deleted; on PostgreSQL whether its {@code DELETE} is written with it
      */
     public boolean completeInCurrentTransaction(Object event, String listenerId) {
         HandOver handedOver = HANDED_OVER.get();
@@ -225,20 +235,37 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
             return false;
         }
         UUID identifier = handedOver.id();
-        boolean deleted = database == Database.POSTGRESQL
-                ? !jdbc.queryForList(DELETE_HANDED_OVER_COMMITTING_ASYNCHRONOUSLY, String.class,
-                        database.id(identifier), listenerId).isEmpty()
-                : jdbc.update(DELETE_HANDED_OVER, database.id(identifier), listenerId) > 0;
-        if (!deleted) {
-            return false;
+        Completion completion = new Completion(identifier);
+        if (database == Database.POSTGRESQL) {
+            writes.write(DELETE_HANDED_OVER_COMMITTING_ASYNCHRONOUSLY, (rows, count) -> completion.deleted = rows.next(),
+                    database.id(identifier), listenerId);
+        } else {
+            completion.deleted = jdbc.update(DELETE_HANDED_OVER, database.id(identifier), listenerId) > 0;
+            if (!completion.deleted) {
+                return false;
+            }
         }
-        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-            @Override
-            public void afterCommit() {
+        TransactionSynchronizationManager.registerSynchronization(completion);
+        return true;
+    }
+
+    /** A listener's completion of its publication: after the commit, whether its {@code DELETE} found the row. */
+    private static final class Completion implements TransactionSynchronization {
+
+        private final UUID identifier;
+        /** Set when the {@code DELETE} was sent: on PostgreSQL with the listener's next statement or at its commit. */
+        private boolean deleted;
+
+        Completion(UUID identifier) {
+            this.identifier = identifier;
+        }
+
+        @Override
+        public void afterCommit() {
+            if (deleted) {
                 COMPLETED_WITH_LISTENER.set(identifier);
             }
-        });
-        return true;
+        }
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.bookstore.ordering.adapters.persistence.outbox;
 
+import dev.bookstore.ordering.adapters.persistence.Database;
+import dev.bookstore.ordering.adapters.persistence.WriteBehind;
 import dev.bookstore.ordering.application.outbox.DeliveryFailure;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.OutboxStats;
@@ -30,7 +32,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@link OutboxStore} on plain JDBC with a dialect per database. Appending joins the caller's transaction (the
- * order's); every relay method is one auto-committed statement, so no transaction is open while the relay
+ * order's), written behind ({@link WriteBehind}: on PostgreSQL sent with the transaction's other inserts in one
+ * round trip before its commit); every relay method is one auto-committed statement, so no transaction is open while the relay
  * waits for the broker.
  */
 @Component
@@ -42,6 +45,7 @@ public class JdbcOutboxStore implements OutboxStore {
     private static final Comparator<OutboxMessage> BY_POSITION = Comparator.comparingLong(OutboxMessage::position);
 
     private final JdbcTemplate jdbc;
+    private final WriteBehind writes;
     private final TransactionTemplate transaction;
     private final OutboxDialect dialect;
     private final JsonMapper json;
@@ -50,6 +54,7 @@ public class JdbcOutboxStore implements OutboxStore {
         this.jdbc = new JdbcTemplate(dataSource);
         this.transaction = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
         this.dialect = jdbc.execute((ConnectionCallback<OutboxDialect>) OutboxDialect::of);
+        this.writes = new WriteBehind(dataSource, Database.of(dataSource));
         this.json = json;
     }
 
@@ -60,7 +65,7 @@ public class JdbcOutboxStore implements OutboxStore {
 
     @Override
     public void append(OutboxMessage message) {
-        jdbc.update(dialect.insert(), dialect.id(message.id()), message.aggregateType(), message.aggregateId(),
+        writes.write(dialect.insert(), dialect.id(message.id()), message.aggregateType(), message.aggregateId(),
                 message.type(), message.exchange(), message.routingKey(), message.payload(),
                 json.writeValueAsString(message.headers()), timestamp(message.occurredAt()));
     }

@@ -1,6 +1,7 @@
 package dev.bookstore.ordering.adapters.persistence.summary;
 
 import dev.bookstore.ordering.adapters.persistence.Database;
+import dev.bookstore.ordering.adapters.persistence.WriteBehind;
 import dev.bookstore.ordering.application.port.out.CustomerOrderSummaries;
 import dev.bookstore.ordering.application.summary.CustomerOrderSummary;
 import dev.bookstore.ordering.domain.order.CustomerId;
@@ -14,22 +15,30 @@ import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
-/** {@link CustomerOrderSummaries} on two tables; every write joins the caller's transaction (the listener's). */
+/**
+ * {@link CustomerOrderSummaries} on two tables; every write joins the caller's transaction (the listener's) and, on
+ * PostgreSQL, takes the writes waiting in it along ({@link WriteBehind}): the listener's completion of its
+ * publication and the summary's statement are one round trip.
+ */
 @Component
 public class JdbcCustomerOrderSummaries implements CustomerOrderSummaries {
 
     private final JdbcTemplate jdbc;
+    /** Every write goes through it: on PostgreSQL it carries the writes waiting in the transaction (the completion). */
+    private final WriteBehind writes;
     private final SummarySql sql;
 
     public JdbcCustomerOrderSummaries(DataSource dataSource) {
+        Database database = Database.of(dataSource);
         this.jdbc = new JdbcTemplate(dataSource);
-        this.sql = SummarySql.of(Database.of(dataSource));
+        this.writes = new WriteBehind(dataSource, database);
+        this.sql = SummarySql.of(database);
     }
 
     @Override
     public boolean recordEvent(UUID eventId) {
         try {
-            return jdbc.update(sql.recordEvent(), sql.recordEventParameters(eventId)) == 1;
+            return writes.update(sql.recordEvent(), sql.recordEventParameters(eventId)) == 1;
         } catch (DuplicateKeyException recordedMeanwhile) {
             // SQL Server, should two transactions pass the NOT EXISTS at once: the key decides, one counts.
             return false;
@@ -38,7 +47,7 @@ public class JdbcCustomerOrderSummaries implements CustomerOrderSummaries {
 
     @Override
     public void addPlaced(CustomerId customer, Instant placedAt) {
-        jdbc.update(sql.addPlaced(), sql.addPlacedParameters(customer.value(), placedAt));
+        writes.update(sql.addPlaced(), sql.addPlacedParameters(customer.value(), placedAt));
     }
 
     /**
@@ -50,17 +59,18 @@ public class JdbcCustomerOrderSummaries implements CustomerOrderSummaries {
         if (sql.addPlacedOnce().isEmpty()) {
             return CustomerOrderSummaries.super.addPlacedOnce(eventId, customer, placedAt);
         }
-        return jdbc.update(sql.addPlacedOnce().get(),
+        return writes.update(sql.addPlacedOnce().get(),
                 sql.addPlacedOnceParameters(eventId, customer.value(), placedAt)) == 1;
     }
 
     @Override
     public void addCancelled(CustomerId customer) {
-        jdbc.update(sql.addCancelled(), sql.addCancelledParameters(customer.value()));
+        writes.update(sql.addCancelled(), sql.addCancelledParameters(customer.value()));
     }
 
     @Override
     public Optional<CustomerOrderSummary> find(CustomerId customer) {
+        writes.flush();
         List<CustomerOrderSummary> rows = jdbc.query(SummarySql.FIND, (rs, row) -> new CustomerOrderSummary(customer,
                 rs.getLong(1), rs.getLong(2),
                 Optional.ofNullable(rs.getObject(3, OffsetDateTime.class)).map(OffsetDateTime::toInstant)),
