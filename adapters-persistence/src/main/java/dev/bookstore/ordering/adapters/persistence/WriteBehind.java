@@ -17,21 +17,24 @@ import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * Inserts whose outcome nothing in the transaction waits for, sent together just before it commits: on PostgreSQL
- * one statement text holding them all, which the driver sends in one round trip. Placing an order writes the order
- * with its lines, Spring Modulith's publication and the outbox row, three statements from three places; sent as they
- * come they cost three round trips before the {@code COMMIT}, written behind they cost one.
+ * Writes whose outcome nothing in the transaction waits for, sent together later: on PostgreSQL as one statement
+ * text holding them all, which the driver sends in one round trip. Placing an order writes the order with its lines,
+ * Spring Modulith's publication and the outbox row, three statements from three places; sent as they come they cost
+ * three round trips before the {@code COMMIT}, written behind they cost one.
  *
- * <p>What may be written behind: inserts of new rows whose ids the caller made, whose result (a row count, a
- * generated key) nobody reads, and which nothing in the same transaction reads before it commits. A read in the
- * transaction does not see them until they are sent ({@link #flush()}: the order's own reads call it). A failing
- * insert fails the commit, which then rolls back, and the caller gets its exception from there rather than from the
- * call that wrote it.
+ * <p>A write waits until the transaction is about to commit (the first of its {@code beforeCommit} synchronizations),
+ * or until a statement that must be sent now goes through {@link #update}, which takes the waiting writes along in
+ * its own text (the in-process listener's completion goes with its summary's statement that way), or until a read
+ * calls {@link #flush()}. What may be written behind: inserts of new rows whose ids the caller made, and writes
+ * whose result (a row count, rows returned) only matters after the commit, read by an {@link Outcome} once sent.
+ * Nothing in the transaction reads them before they are sent: a read there does not see them until then (the
+ * order's own reads flush first). A failing write fails the commit, which then rolls back, and the caller gets its
+ * exception from there rather than from the call that wrote it.
  *
  * <p>Everywhere else each write is sent at once, as it comes: outside a transaction, after the transaction's writes
- * were sent, past {@link #MOST_PENDING} writes waiting, and on SQL Server (its driver would need the statements in
- * one batch text too; its statements stay one per round trip, as its dialect-level tests pin them). The writes of
- * one transaction are shared by every {@code WriteBehind} on the same data source.
+ * were sent for its commit, past {@link #MOST_PENDING} writes waiting, and on SQL Server (its driver would need the
+ * statements in one batch text too; its statements stay one per round trip, as its dialect-level tests pin them).
+ * The writes of one transaction are shared by every {@code WriteBehind} on the same data source.
  */
 public final class WriteBehind {
 
@@ -92,7 +95,7 @@ public final class WriteBehind {
     public int update(String sql, Object... arguments) {
         int[] count = {0};
         Write write = new Write(sql, bound(arguments), (rows, rowCount) -> count[0] = rowCount);
-        Pending pending = behind ? pending() : null;
+        Pending pending = (Pending) TransactionSynchronizationManager.getResource(key);
         if (pending == null || pending.writes.isEmpty()) {
             send(List.of(write));
         } else {
