@@ -53,8 +53,9 @@ public class JdbcOutboxStore implements OutboxStore {
     public JdbcOutboxStore(DataSource dataSource, JsonMapper json) {
         this.jdbc = new JdbcTemplate(dataSource);
         this.transaction = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
-        this.dialect = jdbc.execute((ConnectionCallback<OutboxDialect>) OutboxDialect::of);
-        this.writes = new WriteBehind(dataSource, Database.of(dataSource));
+        Database database = Database.of(dataSource);
+        this.dialect = OutboxDialect.of(database);
+        this.writes = new WriteBehind(dataSource, database);
         this.json = json;
     }
 

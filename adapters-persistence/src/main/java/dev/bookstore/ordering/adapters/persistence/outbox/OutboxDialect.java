@@ -15,9 +15,12 @@ import java.util.UUID;
  */
 sealed interface OutboxDialect permits PostgresOutboxDialect, SqlServerOutboxDialect {
 
-    /** Picks the dialect from the JDBC metadata of a live connection, never from a hand-set flag. */
-    static OutboxDialect of(Connection connection) throws SQLException {
-        return switch (Database.of(connection)) {
+    /**
+     * The dialect of {@code database}, as {@link Database#of} tells it from the JDBC metadata of a live connection,
+     * never from a hand-set flag.
+     */
+    static OutboxDialect of(Database database) {
+        return switch (database) {
             case POSTGRESQL -> new PostgresOutboxDialect();
             case SQL_SERVER -> new SqlServerOutboxDialect();
         };

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.bookstore.ordering.adapters.persistence.Database;
 import java.lang.reflect.Proxy;
 import java.sql.Array;
 import java.sql.Connection;
@@ -379,11 +380,12 @@ class OutboxDialectTest {
 
     @Test
     void theDialectIsChosenFromTheDatabaseProductName() throws Exception {
-        assertThat(OutboxDialect.of(fakeConnection("PostgreSQL", new ArrayList<>())))
+        assertThat(OutboxDialect.of(Database.of(fakeConnection("PostgreSQL", new ArrayList<>()))))
                 .isInstanceOf(PostgresOutboxDialect.class);
-        assertThat(OutboxDialect.of(fakeConnection("Microsoft SQL Server", new ArrayList<>())))
+        assertThat(OutboxDialect.of(Database.of(fakeConnection("Microsoft SQL Server", new ArrayList<>()))))
                 .isInstanceOf(SqlServerOutboxDialect.class);
-        assertThatIllegalStateException().isThrownBy(() -> OutboxDialect.of(fakeConnection("H2", new ArrayList<>())))
+        assertThatIllegalStateException()
+                .isThrownBy(() -> OutboxDialect.of(Database.of(fakeConnection("H2", new ArrayList<>()))))
                 .withMessageContaining("H2");
     }
 
