@@ -70,7 +70,7 @@ public final class WriteBehind {
         this.behind = database == Database.POSTGRESQL;
     }
 
-    /** Writes {@code sql} with {@code arguments}, bound as {@link JdbcTemplate#update(String, Object...)} binds them. */
+    /** Writes {@code sql} with {@code arguments}, bound as {@link JdbcTemplate#update(String, Object...)} does. */
     public void write(String sql, Object... arguments) {
         write(sql, null, arguments);
     }
@@ -163,7 +163,8 @@ public final class WriteBehind {
             boolean rows = statement.execute();
             for (Write write : writes) {
                 if (write.outcome() != null) {
-                    write.outcome().read(rows ? statement.getResultSet() : null, rows ? -1 : statement.getUpdateCount());
+                    ResultSet returned = rows ? statement.getResultSet() : null;
+                    write.outcome().read(returned, rows ? -1 : statement.getUpdateCount());
                 }
                 rows = statement.getMoreResults();
             }

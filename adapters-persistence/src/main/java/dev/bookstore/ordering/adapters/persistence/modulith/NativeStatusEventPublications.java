@@ -130,8 +130,9 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
 
     /**
      * Stores a new publication in the caller's transaction, written behind ({@link WriteBehind}: on PostgreSQL with
-     * the transaction's other inserts, in one round trip before its commit). A publication without a last resubmission date
-     * (the registry's new publications carry their publication date there) goes to Spring Modulith's repository.
+     * the transaction's other inserts, in one round trip before its commit). A publication without a last
+     * resubmission date (the registry's new publications carry their publication date there) goes to Spring
+     * Modulith's repository.
      */
     @Override
     public TargetEventPublication create(TargetEventPublication publication) {
@@ -237,8 +238,8 @@ public final class NativeStatusEventPublications implements EventPublicationRepo
         UUID identifier = handedOver.id();
         Completion completion = new Completion(identifier);
         if (database == Database.POSTGRESQL) {
-            writes.write(DELETE_HANDED_OVER_COMMITTING_ASYNCHRONOUSLY, (rows, count) -> completion.deleted = rows.next(),
-                    database.id(identifier), listenerId);
+            writes.write(DELETE_HANDED_OVER_COMMITTING_ASYNCHRONOUSLY,
+                    (rows, count) -> completion.deleted = rows.next(), database.id(identifier), listenerId);
         } else {
             completion.deleted = jdbc.update(DELETE_HANDED_OVER, database.id(identifier), listenerId) > 0;
             if (!completion.deleted) {

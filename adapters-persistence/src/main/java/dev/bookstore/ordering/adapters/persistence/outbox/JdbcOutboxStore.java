@@ -33,8 +33,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * {@link OutboxStore} on plain JDBC with a dialect per database. Appending joins the caller's transaction (the
  * order's), written behind ({@link WriteBehind}: on PostgreSQL sent with the transaction's other inserts in one
- * round trip before its commit); every relay method is one auto-committed statement, so no transaction is open while the relay
- * waits for the broker.
+ * round trip before its commit); every relay method is one auto-committed statement, so no transaction is open
+ * while the relay waits for the broker.
  */
 @Component
 public class JdbcOutboxStore implements OutboxStore {
