@@ -193,6 +193,20 @@ public final class WriteBehind {
             return Ordered.HIGHEST_PRECEDENCE;
         }
 
+        /**
+         * A transaction started inside this one ({@code REQUIRES_NEW}) has writes of its own: these stay with this
+         * transaction, out of the other's sight, until it resumes.
+         */
+        @Override
+        public void suspend() {
+            TransactionSynchronizationManager.unbindResource(key);
+        }
+
+        @Override
+        public void resume() {
+            TransactionSynchronizationManager.bindResource(key, this);
+        }
+
         @Override
         public void beforeCommit(boolean readOnly) {
             committing = true;

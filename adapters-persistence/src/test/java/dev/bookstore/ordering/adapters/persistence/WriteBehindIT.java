@@ -30,7 +30,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * {@link WriteBehind} on a real PostgreSQL: a transaction's inserts wait for its commit and go in one statement text
  * (one execution, one round trip), a failing one fails the commit and takes the whole transaction back, and where
- * nothing can wait (no transaction, SQL Server, too many writes) each write goes at once.
+ * nothing can wait (no transaction, SQL Server, too many writes) each write goes at once. A transaction started
+ * inside another keeps its writes apart from the other's.
  */
 class WriteBehindIT {
 
@@ -218,6 +219,27 @@ class WriteBehindIT {
         });
 
         assertThat(ids()).containsExactlyInAnyOrder(early, late);
+    }
+
+    @Test
+    void aWriteInATransactionStartedInsideAnotherCommitsWithItsOwnTransaction() {
+        WriteBehind writes = new WriteBehind(dataSource, Database.POSTGRESQL);
+        TransactionTemplate inner = new TransactionTemplate(transaction.getTransactionManager());
+        inner.setPropagationBehavior(TransactionTemplate.PROPAGATION_REQUIRES_NEW);
+        UUID outerId = UUID.randomUUID();
+        UUID innerId = UUID.randomUUID();
+
+        long seenAfterTheInnerCommit = transaction.execute(status -> {
+            writes.write(INSERT, outerId);
+            inner.executeWithoutResult(innerStatus -> writes.write(INSERT, innerId));
+            long seen = count();
+            status.setRollbackOnly();
+            return seen;
+        });
+
+        assertThat(seenAfterTheInnerCommit).as("the inner transaction's row, committed; the outer's still waiting")
+                .isEqualTo(1);
+        assertThat(ids()).as("the outer rolled back; the inner had committed").containsExactly(innerId);
     }
 
     private static long count() {
