@@ -4,8 +4,8 @@
 #   benchmarks/api/run.sh [JAR]
 #
 # Knobs (environment): JAR, DURATION, WARMUP, WARMUP_ROUND, WARMUP_JIT_PERCENT, WARMUP_MAX, CONCURRENCY, OPEN_RATE,
-# OPEN_SECONDS, STEP_RATES, STEP_SECONDS, P99_LIMIT_MS, IDLE_SECONDS, VACUUM_EVERY, PORT, JAVA_OPTS, EXTRA_ARGS,
-# AUTH_HEADER, KEEP_DB, DB_HOST, DB_PORT, DB_USER, RABBIT_HOST, RABBIT_PORT.
+# OPEN_SECONDS, STEP_RATES, STEP_SECONDS, P99_LIMIT_MS, IDLE_SECONDS, VACUUM_EVERY, PORT, SERVICE_JVM, JAVA_OPTS,
+# EXTRA_ARGS, AUTH_HEADER, KEEP_DB, DB_HOST, DB_PORT, DB_USER, RABBIT_HOST, RABBIT_PORT.
 set -euo pipefail
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -32,6 +32,10 @@ IDLE_SECONDS=${IDLE_SECONDS:-60}
 # seconds between the VACUUM (ANALYZE) runs that stand in for autovacuum where the server has it off; 0: none
 VACUUM_EVERY=${VACUUM_EVERY:-30}
 PORT=${PORT:-18080}
+# The service's JVM as a container sized for it would run it (2 CPUs, 512 MB: the JVM picks the serial collector
+# there by itself): a 256 MB heap that starts at 64 MB and grows as the load needs, and glibc's freed native memory
+# given back every 5 s. README.md, "Memory", says what each flag saves.
+SERVICE_JVM=${SERVICE_JVM:--Xmx256m -Xms64m -XX:+UseSerialGC -XX:TrimNativeHeapInterval=5000}
 JAVA_OPTS=${JAVA_OPTS:-}
 EXTRA_ARGS=${EXTRA_ARGS:-}
 # Hook for the coming bearer token: the value of the Authorization header ("Bearer eyJ..."), sent by wrk and OpenLoop.
@@ -46,7 +50,6 @@ RABBIT_PORT=${RABBIT_PORT:-5672}
 DB_NAME=ordering_bench
 EXCHANGE=bookstore.ordering
 QUEUE=bench.orders
-HEAP=-Xmx256m
 RELAY_SETTLE_SECONDS=10
 
 WORK="$BENCH_DIR/target"
@@ -334,6 +337,7 @@ done
 CP=$(printf '%s:' "$LIB"/*.jar)
 CP=${CP%:}
 
+read -r -a SERVICE_JVM_ARRAY <<<"$SERVICE_JVM"
 read -r -a JAVA_OPTS_ARRAY <<<"$JAVA_OPTS"
 read -r -a EXTRA_ARGS_ARRAY <<<"$EXTRA_ARGS"
 
@@ -345,7 +349,7 @@ if [[ -z $AUTH_HEADER ]]; then
     AUTH_HEADER="Bearer $(java "$BENCH_DIR/MintToken.java" "$WORK/token-key.pem" "$BENCH_CUSTOMER" "orders orders.admin")"
 fi
 TOKEN_KEY_ARG="--spring.security.oauth2.resourceserver.jwt.public-key-location=file:$WORK/token-key.pem"
-JVM_FLAGS=("$HEAP" -XX:+PrintCommandLineFlags "${JAVA_OPTS_ARRAY[@]}")
+JVM_FLAGS=("${SERVICE_JVM_ARRAY[@]}" -XX:+PrintCommandLineFlags "${JAVA_OPTS_ARRAY[@]}")
 
 SERVICE_RUN=0
 start_service() {
