@@ -157,7 +157,12 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
      * the rollback's exception (a {@link TransactionSystemException}, or an {@link UncategorizedDataAccessException}), not the
      * {@link DataAccessResourceFailureException} of the statement, and the lost connection shows only in the cause
      * (a {@link SQLException} of class 08, "connection exception"). Seen when a request takes a pooled connection
-     * the pool had no reason yet to test, just after the database went away. Anything else goes on as unhandled.
+     * the pool had no reason yet to test, just after the database went away. When the statement that broke was sent
+     * at the commit (an order's writes go then), the pool has already thrown the broken connection out by the time
+     * of the rollback, and the rollback fails on the closed connection the pool left in its place: HikariCP throws a
+     * plain {@code SQLException("Connection is closed")}, with no SQL state, and Spring keeps only the rollback's
+     * exception. A rollback's {@link TransactionSystemException} caused by an {@link SQLException} without a state
+     * is that case. Anything else goes on as unhandled.
      */
     @ExceptionHandler({TransactionSystemException.class, UncategorizedDataAccessException.class})
     ResponseEntity<ProblemDetail> rollbackFailed(RuntimeException e) {
@@ -168,6 +173,10 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
     }
 
     private static boolean connectionLost(Throwable failure) {
+        if (failure instanceof TransactionSystemException && failure.getCause() instanceof SQLException closed
+                && closed.getSQLState() == null) {
+            return true;
+        }
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("08")) {
                 return true;

@@ -36,6 +36,20 @@ class ProblemDetailsAdviceTest {
     }
 
     @Test
+    void aRollbackThatFailedOnTheClosedConnectionThePoolLeftAnswers503() {
+        // what HikariCP throws once it has evicted a broken connection; the commit's own exception is gone
+        TransactionSystemException rollback = new TransactionSystemException("JDBC rollback failed",
+                new SQLException("Connection is closed"));
+
+        ResponseEntity<ProblemDetail> answer = advice.rollbackFailed(rollback);
+
+        assertThat(answer.getStatusCode().value()).isEqualTo(503);
+        assertThat(answer.getHeaders().getFirst(HttpHeaders.RETRY_AFTER))
+                .isEqualTo(String.valueOf(ProblemDetailsAdvice.DATABASE_RETRY_AFTER_SECONDS));
+        assertThat(answer.getBody().getDetail()).contains("lost its database connection");
+    }
+
+    @Test
     void aRollbackThatFailedForAnotherReasonIsLeftUnhandled() {
         TransactionSystemException other = new TransactionSystemException("rollback failed",
                 new SQLException("deadlock detected", "40P01"));
