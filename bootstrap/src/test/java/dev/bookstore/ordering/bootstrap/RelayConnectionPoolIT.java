@@ -135,6 +135,8 @@ class RelayConnectionPoolIT {
         RelayConnectionPool relayPool = instance.bean(RelayConnectionPool.class);
         assertThat(relayPool.poolName()).isEqualTo(RELAY_POOL);
         assertThat(relayPool.maximumSize()).isEqualTo(4);
+        assertThat(relayPool.connectionInitSql()).as("on PostgreSQL, what JdbcOutboxStore asks of the relay's "
+                + "connections").isEqualTo("SET synchronous_commit TO off");
         assertThat(instance.bean(MeterRegistry.class).get("hikaricp.connections.max").tag("pool", RELAY_POOL)
                 .gauge().value()).isEqualTo(4.0);
         assertThat(relayPool.isClosed()).isFalse();

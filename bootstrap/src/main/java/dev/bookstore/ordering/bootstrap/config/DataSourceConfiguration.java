@@ -2,6 +2,7 @@ package dev.bookstore.ordering.bootstrap.config;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Optional;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
@@ -26,16 +27,20 @@ final class DataSourceConfiguration {
      * itself; the store opens its own transaction where it needs two statements together). Not started here: the
      * first connection starts it. Its metrics ({@code hikaricp.connections.*}, tag {@code pool}) go to
      * {@code meterRegistry} when there is one: the pool is no bean, so Boot's binding of its pools' metrics does not
-     * see it.
+     * see it. {@code connectionSetup}, the SQL the outbox store asks its relay connections to run
+     * ({@code JdbcOutboxStore.relayConnectionSetup()}), runs on every new connection after any
+     * {@code connection-init-sql} of the API's pool.
      */
     static HikariDataSource relayPool(DataSourceProperties dataSource, Environment environment, int maximumSize,
-                                      MeterRegistry meterRegistry) {
+                                      MeterRegistry meterRegistry, Optional<String> connectionSetup) {
         HikariDataSource pool = dataSource.initializeDataSourceBuilder().type(HikariDataSource.class).build();
         Binder.get(environment).bind(HIKARI_PROPERTIES, Bindable.ofInstance(pool));
         pool.setPoolName(RELAY_POOL_NAME);
         pool.setMaximumPoolSize(maximumSize);
         pool.setAutoCommit(true);
         pool.setReadOnly(false);
+        connectionSetup.ifPresent(setup -> pool.setConnectionInitSql(
+                pool.getConnectionInitSql() == null ? setup : pool.getConnectionInitSql() + "; " + setup));
         if (meterRegistry != null) {
             pool.setMetricRegistry(meterRegistry);
         }

@@ -97,15 +97,17 @@ class OutboxRelayConfiguration {
     /**
      * The relay's own connections (see {@link RelayConnectionPool}): {@code relay-pool.maximum-size}, by default one
      * per worker and one. Only where the relay runs. Closed when the context closes, after the relay workers that
-     * depend on it have stopped and recorded the outcomes of their batches in flight.
+     * depend on it have stopped and recorded the outcomes of their batches in flight. Its connections run what the
+     * outbox store asks of them (on PostgreSQL: commits that do not wait for the WAL flush, see
+     * {@link JdbcOutboxStore#relayConnectionSetup()}); the store on the API's pool tells the database.
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnBooleanProperty(name = "ordering.outbox.enabled", matchIfMissing = true)
     RelayConnectionPool relayConnectionPool(DataSourceProperties dataSource, Environment environment,
-                                            OutboxProperties properties, JsonMapper json,
+                                            OutboxProperties properties, JsonMapper json, JdbcOutboxStore outbox,
                                             ObjectProvider<MeterRegistry> meterRegistry) {
         return new RelayConnectionPool(DataSourceConfiguration.relayPool(dataSource, environment,
-                properties.relayPoolMaximumSize(), meterRegistry.getIfUnique()), json);
+                properties.relayPoolMaximumSize(), meterRegistry.getIfUnique(), outbox.relayConnectionSetup()), json);
     }
 
     /** The workers claim, mark and release on the relay's own pool, never on the API's. */

@@ -50,6 +50,11 @@ public final class RelayConnectionPool implements AutoCloseable {
         return pool.getMaximumPoolSize();
     }
 
+    /** What each new connection of the pool runs first, or null (see {@code JdbcOutboxStore.relayConnectionSetup()}). */
+    public String connectionInitSql() {
+        return pool.getConnectionInitSql();
+    }
+
     public boolean isClosed() {
         return pool.isClosed();
     }

@@ -7,6 +7,7 @@ import jakarta.validation.Validation;
 import jakarta.validation.Validator;
 import jakarta.validation.ValidatorFactory;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -40,7 +41,7 @@ class RelayPoolConfigurationTest {
                 .withProperty("spring.datasource.hikari.data-source-properties.sslmode", "require");
 
         try (HikariDataSource pool = DataSourceConfiguration.relayPool(
-                dataSource("jdbc:postgresql://db.example:5432/ordering"), environment, 3, null)) {
+                dataSource("jdbc:postgresql://db.example:5432/ordering"), environment, 3, null, Optional.empty())) {
             assertThat(pool.getJdbcUrl()).isEqualTo("jdbc:postgresql://db.example:5432/ordering");
             assertThat(pool.getUsername()).isEqualTo("ordering-user");
             assertThat(pool.getPassword()).isEqualTo("secret");
@@ -51,6 +52,24 @@ class RelayPoolConfigurationTest {
             assertThat(pool.getMaximumPoolSize()).isEqualTo(3);
             assertThat(pool.isAutoCommit()).as("each relay statement commits by itself").isTrue();
             assertThat(pool.isRunning()).as("started by its first connection, not here").isFalse();
+            assertThat(pool.getConnectionInitSql()).isNull();
+        }
+    }
+
+    @Test
+    void theStoresConnectionSetupRunsOnEveryRelayConnectionAfterTheApiPoolsOwn() {
+        DataSourceProperties postgres = dataSource("jdbc:postgresql://db.example:5432/ordering");
+        Optional<String> setup = Optional.of("SET synchronous_commit TO off");
+
+        try (HikariDataSource pool = DataSourceConfiguration.relayPool(postgres, new MockEnvironment(), 2, null,
+                setup)) {
+            assertThat(pool.getConnectionInitSql()).isEqualTo("SET synchronous_commit TO off");
+        }
+        MockEnvironment withInitSql = new MockEnvironment()
+                .withProperty("spring.datasource.hikari.connection-init-sql", "SET application_name TO 'ordering'");
+        try (HikariDataSource pool = DataSourceConfiguration.relayPool(postgres, withInitSql, 2, null, setup)) {
+            assertThat(pool.getConnectionInitSql())
+                    .isEqualTo("SET application_name TO 'ordering'; SET synchronous_commit TO off");
         }
     }
 
@@ -58,7 +77,8 @@ class RelayPoolConfigurationTest {
     void onSqlServerTheSamePoolWithSqlServersDriver() {
         try (HikariDataSource pool = DataSourceConfiguration.relayPool(
                 dataSource("jdbc:sqlserver://db.example:1433;databaseName=ordering;encrypt=false"),
-                new MockEnvironment().withProperty("spring.datasource.hikari.connection-timeout", "2000"), 2, null)) {
+                new MockEnvironment().withProperty("spring.datasource.hikari.connection-timeout", "2000"), 2, null,
+                Optional.empty())) {
             assertThat(pool.getDriverClassName()).isEqualTo("com.microsoft.sqlserver.jdbc.SQLServerDriver");
             assertThat(pool.getConnectionTimeout()).isEqualTo(2000);
             assertThat(pool.getPoolName()).isEqualTo("ordering-relay");

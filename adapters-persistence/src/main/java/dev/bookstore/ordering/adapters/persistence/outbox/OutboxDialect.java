@@ -58,6 +58,13 @@ sealed interface OutboxDialect permits PostgresOutboxDialect, SqlServerOutboxDia
     String release();
 
     /**
+     * What the relay's connections run once, when they are made, before any of the relay's statements; empty where
+     * nothing is needed. On PostgreSQL the relay's statements commit without waiting for the WAL flush (see
+     * {@link JdbcOutboxStore#relayConnectionSetup()} for why that cannot lose a message).
+     */
+    Optional<String> relayConnectionSetup();
+
+    /**
      * Ordered mode, in SQL both databases speak: the row aliased {@code m} is the unpublished row of its aggregate
      * that the database stored first (parked rows keep their place in the line). By {@code position}, never by
      * {@code occurred_at}: that is the clock of whichever instance wrote the row.

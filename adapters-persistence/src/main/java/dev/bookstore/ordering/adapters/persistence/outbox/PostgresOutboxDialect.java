@@ -93,6 +93,11 @@ final class PostgresOutboxDialect implements OutboxDialect {
     }
 
     @Override
+    public Optional<String> relayConnectionSetup() {
+        return Optional.of("SET synchronous_commit TO off");
+    }
+
+    @Override
     public String unpark() {
         return """
                 UPDATE outbox_message

@@ -96,6 +96,15 @@ final class SqlServerOutboxDialect implements OutboxDialect {
                 .formatted(IDS);
     }
 
+    /**
+     * None: SQL Server's counterpart (delayed durability) is allowed per database by its owner and chosen per
+     * transaction at its {@code COMMIT}, which the relay's auto-committed statements do not write; they stay durable.
+     */
+    @Override
+    public Optional<String> relayConnectionSetup() {
+        return Optional.empty();
+    }
+
     @Override
     public String unpark() {
         return """

@@ -76,6 +76,12 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
     /** A query of one row and column: the database's current time, as a timestamp with time zone. */
     protected abstract String databaseNowQuery();
 
+    /**
+     * How a connection tells whether its commits wait for the log's flush: a query of one row and column that reads
+     * {@code durable} where they do, or null where the database has no per-session answer to ask for.
+     */
+    protected abstract String commitDurabilityQuery();
+
     /** A small connection pool, big enough for the concurrent claimers. */
     protected static HikariDataSource pool(String url, String username, String password) {
         HikariConfig config = new HikariConfig();
@@ -125,6 +131,40 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
         store = new JdbcOutboxStore(dataSource(), JSON);
         inbox = new JdbcInboxStore(dataSource());
         clock = Instant.now().minus(Duration.ofHours(1)).truncatedTo(ChronoUnit.SECONDS);
+    }
+
+    // --- the relay's connections ---------------------------------------------------------------------------------
+
+    @Test
+    void theRelayClaimsAndMarksOnConnectionsThatRanItsSetupAndWhatItMarksIsSeenOnTheApisConnections()
+            throws Exception {
+        List<UUID> ids = appendMessages(3);
+        HikariDataSource api = dataSource().unwrap(HikariDataSource.class);
+        HikariConfig relayConfig = new HikariConfig();
+        relayConfig.setJdbcUrl(api.getJdbcUrl());
+        relayConfig.setUsername(api.getUsername());
+        relayConfig.setPassword(api.getPassword());
+        relayConfig.setMaximumPoolSize(2);
+        relayConfig.setPoolName("outbox-contract-relay");
+        store.relayConnectionSetup().ifPresent(relayConfig::setConnectionInitSql);
+        try (HikariDataSource relayPool = new HikariDataSource(relayConfig)) {
+            JdbcOutboxStore relay = new JdbcOutboxStore(relayPool, JSON);
+
+            assertThat(ids(relay.claim("relay-a", 10, LEASE, false))).containsExactlyElementsOf(ids);
+            assertThat(relay.markPublished("relay-a", ids.subList(0, 2))).isEqualTo(2);
+            assertThat(relay.release("relay-a", ids.subList(2, 3))).isEqualTo(1);
+
+            assertThat(store.stats().published()).isEqualTo(2);
+            assertThat(ids(store.claim("relay-b", 10, LEASE, false))).containsExactly(ids.get(2));
+            if (commitDurabilityQuery() != null) {
+                JdbcTemplate onRelay = new JdbcTemplate(relayPool);
+                assertThat(onRelay.queryForObject(commitDurabilityQuery(), String.class))
+                        .as("the relay's bookkeeping commits without waiting for the flush")
+                        .isNotEqualTo("durable");
+                assertThat(jdbc.queryForObject(commitDurabilityQuery(), String.class))
+                        .as("the order and its outbox row commit durably").isEqualTo("durable");
+            }
+        }
     }
 
     // --- appending and claiming --------------------------------------------------------------------------------

@@ -85,6 +85,12 @@ class OutboxDialectTest {
     }
 
     @Test
+    void onlyPostgresRelayConnectionsCommitWithoutWaitingForTheWalFlush() {
+        assertThat(POSTGRES.relayConnectionSetup()).contains("SET synchronous_commit TO off");
+        assertThat(SQL_SERVER.relayConnectionSetup()).isEmpty();
+    }
+
+    @Test
     void sqlServerMarksAndCountsInATransactionOfTwoStatements() {
         assertThat(SQL_SERVER.markPublishedAndCount()).isEmpty();
     }

@@ -36,6 +36,11 @@ class PostgresOutboxStoreIT extends JdbcOutboxStoreContract {
     }
 
     @Override
+    protected String commitDurabilityQuery() {
+        return "SELECT CASE current_setting('synchronous_commit') WHEN 'off' THEN 'delayed' ELSE 'durable' END";
+    }
+
+    @Override
     protected String databaseNowQuery() {
         return "SELECT now()";
     }
