@@ -8,6 +8,7 @@ import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import dev.bookstore.ordering.testing.TcpProxy;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
@@ -26,6 +27,8 @@ class DatabaseOutageIT {
     private TestPostgres.Database database;
     private TcpProxy proxy;
     private ServiceInstance instance;
+    private TestRabbit.Broker broker;
+    private final String exchange = TestRabbit.uniqueExchange();
 
     @BeforeEach
     void startBehindAProxyToTheDatabase() {
@@ -34,10 +37,10 @@ class DatabaseOutageIT {
         proxy = new TcpProxy(url.getHost(), url.getPort()).start();
         String proxied = "jdbc:postgresql://127.0.0.1:" + proxy.port() + url.getPath()
                 + (url.getQuery() == null ? "" : "?" + url.getQuery());
-        TestRabbit.Broker broker = TestRabbit.broker();
+        broker = TestRabbit.broker();
         instance = ServiceInstance.start(
                 new TestPostgres.Database(proxied, database.username(), database.password(), database.name()),
-                broker.host(), broker.port(), TestRabbit.uniqueExchange(), Map.of(
+                broker.host(), broker.port(), exchange, Map.of(
                         "spring.rabbitmq.username", broker.username(),
                         "spring.rabbitmq.password", broker.password(),
                         "spring.datasource.hikari.connection-timeout", String.valueOf(CONNECTION_TIMEOUT.toMillis()),
@@ -47,6 +50,7 @@ class DatabaseOutageIT {
     @AfterEach
     void stopEverything() {
         instance.close();
+        broker.delete(List.of(exchange), List.of());
         proxy.close();
         TestPostgres.drop(database);
     }

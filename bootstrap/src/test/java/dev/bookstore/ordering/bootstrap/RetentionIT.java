@@ -35,13 +35,15 @@ class RetentionIT {
     private DataSource dataSource;
     private JdbcTemplate jdbc;
     private ServiceInstance instance;
+    private TestRabbit.Broker broker;
+    private final String exchange = TestRabbit.uniqueExchange();
 
     @BeforeEach
     void startInstance() {
         database = TestPostgres.newDatabase();
         dataSource = new DriverManagerDataSource(database.url(), database.username(), database.password());
         jdbc = new JdbcTemplate(dataSource);
-        TestRabbit.Broker broker = TestRabbit.broker();
+        broker = TestRabbit.broker();
         Map<String, String> properties = new HashMap<>();
         properties.put("spring.rabbitmq.username", broker.username());
         properties.put("spring.rabbitmq.password", broker.password());
@@ -54,13 +56,14 @@ class RetentionIT {
         properties.put("ordering.inbox.retention-chunk", "2");
         properties.put("ordering.outbox.retention", "1d");
         properties.put("ordering.modulith.incomplete-publications-interval", "200ms");
-        instance = ServiceInstance.start(database, broker.host(), broker.port(), TestRabbit.uniqueExchange(),
+        instance = ServiceInstance.start(database, broker.host(), broker.port(), exchange,
                 properties);
     }
 
     @AfterEach
     void stop() {
         instance.close();
+        broker.delete(List.of(exchange), List.of());
         TestPostgres.drop(database);
     }
 

@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.LoggerFactory;
@@ -36,11 +35,15 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestContext;
+import org.springframework.test.context.TestExecutionListeners;
+import org.springframework.test.context.support.AbstractTestExecutionListener;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.json.JsonMapper;
@@ -55,6 +58,8 @@ import tools.jackson.databind.json.JsonMapper;
 @ActiveProfiles("postgres")
 @ExtendWith(OutputCaptureExtension.class)
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+@TestExecutionListeners(listeners = TracingIT.RemoveBrokerObjectsAndDatabase.class,
+        mergeMode = TestExecutionListeners.MergeMode.MERGE_WITH_DEFAULTS)
 class TracingIT {
 
     private static final TestPostgres.Database DATABASE = TestPostgres.newDatabase();
@@ -80,9 +85,26 @@ class TracingIT {
         registry.add(TestTokens.PUBLIC_KEY_PROPERTY, TestTokens::publicKeyLocation);
     }
 
-    @AfterAll
-    static void dropDatabase() {
-        TestPostgres.drop(DATABASE);
+    /**
+     * Removes this test's exchange, queues and dead-letter exchange from the broker, and its database, once the
+     * context is closed: its listener container would declare the queues again while it runs. In
+     * {@code afterTestClass} the listeners run in reverse order, so this one, ordered first, runs after
+     * {@code DirtiesContextTestExecutionListener} has closed the context.
+     */
+    static final class RemoveBrokerObjectsAndDatabase extends AbstractTestExecutionListener {
+
+        @Override
+        public int getOrder() {
+            return Ordered.HIGHEST_PRECEDENCE;
+        }
+
+        @Override
+        public void afterTestClass(TestContext testContext) {
+            InboxQueue queue = new InboxQueue(QUEUE, DeadLettering.LISTENER, 3, Duration.ofMillis(100));
+            BROKER.delete(List.of(EXCHANGE, queue.deadLetterExchangeName()),
+                    List.of(QUEUE, queue.deadLetterQueueName()));
+            TestPostgres.drop(DATABASE);
+        }
     }
 
     /** Spans as the OpenTelemetry SDK hands them to an exporter. */

@@ -3,10 +3,12 @@ package dev.bookstore.ordering.adapters.messaging.testing;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Assumptions;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory.ConfirmType;
+import org.springframework.amqp.rabbit.core.RabbitAdmin;
 
 /**
  * Finds a real RabbitMQ for integration tests, in this order:
@@ -59,6 +61,21 @@ public final class TestRabbit {
             factory.setPublisherReturns(false);
             factory.setConnectionTimeout(5_000);
             return factory;
+        }
+
+        /**
+         * Deletes a test's exchanges and queues (those that are not there are skipped), for tests whose service
+         * declared them; call it after the service's context is closed, or its listener containers declare them again.
+         */
+        public void delete(List<String> exchanges, List<String> queues) {
+            CachingConnectionFactory factory = connectionFactory();
+            try {
+                RabbitAdmin admin = new RabbitAdmin(factory);
+                queues.forEach(admin::deleteQueue);
+                exchanges.forEach(admin::deleteExchange);
+            } finally {
+                factory.destroy();
+            }
         }
 
         /** A plain RabbitMQ Java client factory, for asserting on the wire without Spring AMQP in between. */
