@@ -85,6 +85,11 @@ class TracingIT {
         registry.add(TestTokens.PUBLIC_KEY_PROPERTY, TestTokens::publicKeyLocation);
     }
 
+    /** The consumer's queue, as the test's context declares it and as the clean-up removes it. */
+    private static InboxQueue consumerQueue() {
+        return new InboxQueue(QUEUE, DeadLettering.LISTENER, 3, Duration.ofMillis(100));
+    }
+
     /**
      * Removes this test's exchange, queues and dead-letter exchange from the broker, and its database, once the
      * context is closed: its listener container would declare the queues again while it runs. In
@@ -100,7 +105,7 @@ class TracingIT {
 
         @Override
         public void afterTestClass(TestContext testContext) {
-            InboxQueue queue = new InboxQueue(QUEUE, DeadLettering.LISTENER, 3, Duration.ofMillis(100));
+            InboxQueue queue = consumerQueue();
             BROKER.delete(List.of(EXCHANGE, queue.deadLetterExchangeName()),
                     List.of(QUEUE, queue.deadLetterQueueName()));
             TestPostgres.drop(DATABASE);
@@ -148,7 +153,7 @@ class TracingIT {
 
         @Bean
         InboxQueue tracingConsumerQueue() {
-            return new InboxQueue(QUEUE, DeadLettering.LISTENER, 3, Duration.ofMillis(100));
+            return consumerQueue();
         }
 
         @Bean
