@@ -201,6 +201,13 @@ class OrderApiSecurityIT {
     }
 
     @Test
+    void thereIsNoLogoutEndpointInAStatelessApi() {
+        // Spring Security's logout filter answered any POST /logout, token or not, with a redirect to a login page
+        assertUnauthorized(new HttpJson(port).anonymous().postJson("/logout", "{}"));
+        assertThat(asOperator.postJson("/logout", "{}").status()).isEqualTo(404);
+    }
+
+    @Test
     void healthInfoAndThePageNeedNoToken() {
         HttpJson anonymous = new HttpJson(port).anonymous();
 

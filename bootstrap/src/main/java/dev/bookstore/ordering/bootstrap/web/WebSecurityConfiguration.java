@@ -25,6 +25,7 @@ import org.springframework.security.config.observation.SecurityObservationSettin
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
+import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationConverter;
 import org.springframework.security.oauth2.server.resource.web.BearerTokenAuthenticationEntryPoint;
 import org.springframework.security.oauth2.server.resource.web.access.BearerTokenAccessDeniedHandler;
 import org.springframework.security.web.SecurityFilterChain;
@@ -105,6 +106,7 @@ class WebSecurityConfiguration {
 
     @Bean
     SecurityFilterChain securityFilterChain(HttpSecurity http, ObjectProvider<JwtDecoder> jwtDecoder,
+                                            ObjectProvider<JwtAuthenticationConverter> jwtConverter,
                                             JsonMapper json, Environment environment) throws Exception {
         JwtDecoder decoder = jwtDecoder.getIfAvailable();
         if (decoder == null) {
@@ -112,6 +114,9 @@ class WebSecurityConfiguration {
         }
         JwtDecoder cachingDecoder = new CachingJwtDecoder(decoder, VERIFIED_TOKENS, VERIFIED_TOKEN_TTL,
                 Clock.systemUTC());
+        // Boot's converter where its properties (authorities-claim-name, principal-claim-name, ...) made one
+        CachingJwtAuthenticationConverter cachingConverter = new CachingJwtAuthenticationConverter(
+                jwtConverter.getIfAvailable(JwtAuthenticationConverter::new), VERIFIED_TOKENS);
         ProblemWriter problems = new ProblemWriter(json);
         http.authorizeHttpRequests(requests -> requests
                         .requestMatchers(managementPort(environment)).permitAll()
@@ -131,7 +136,7 @@ class WebSecurityConfiguration {
                         .anyRequest().hasAuthority(OPERATOR))
                 .oauth2ResourceServer(resourceServer -> resourceServer
                         .bearerTokenResolver(new AuthorizationHeaderBearerTokenResolver())
-                        .jwt(jwt -> jwt.decoder(cachingDecoder))
+                        .jwt(jwt -> jwt.decoder(cachingDecoder).jwtAuthenticationConverter(cachingConverter))
                         .authenticationEntryPoint(problems.unauthorized())
                         .accessDeniedHandler(problems.forbidden()))
                 .exceptionHandling(exceptions -> exceptions
@@ -139,6 +144,9 @@ class WebSecurityConfiguration {
                         .accessDeniedHandler(problems.forbidden()))
                 .sessionManagement(sessions -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .csrf(csrf -> csrf.disable())
+                // No session to end. Spring Security's logout filter answered any POST /logout, with a token or
+                // without, by a redirect to a login page that does not exist, and matched every request against it.
+                .logout(logout -> logout.disable())
                 .requestCache(cache -> cache.disable());
         return http.build();
     }
