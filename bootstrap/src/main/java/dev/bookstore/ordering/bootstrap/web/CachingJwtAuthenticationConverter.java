@@ -14,7 +14,7 @@ import org.springframework.security.oauth2.server.resource.authentication.JwtAut
  * Spring Security's {@link JwtAuthenticationConverter}, run once per verified token rather than once per request.
  * {@link CachingJwtDecoder} hands out the very same {@link Jwt} for the same bearer token; what the converter makes
  * of it (the principal, a copy of the token with its claims, and the authorities from its {@code scope} claim) is
- * remembered for that instance. Every request still gets an {@link JwtAuthenticationToken} of its own, because
+ * remembered for that instance. Every request still gets a {@link JwtAuthenticationToken} of its own, because
  * Spring Security writes the request's details into it.
  *
  * <p>Why: the conversion copied every claim and header of the token into a new principal and split the scope claim

@@ -55,7 +55,7 @@ class CachingJwtAuthenticationConverterTest {
     }
 
     @Test
-    void anotherTokenIsConvertedOnItsOwnEvenWithEqualClaims() {
+    void anotherTokenIsConvertedOnItsOwn() {
         Jwt one = token("customer-1", "orders");
         Jwt other = token("customer-2", "orders.admin");
 
