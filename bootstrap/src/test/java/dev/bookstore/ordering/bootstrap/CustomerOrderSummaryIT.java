@@ -5,11 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.adapters.persistence.modulith.NativeStatusEventPublications;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
-import dev.bookstore.ordering.application.port.in.GetCustomerOrderSummaryQuery;
-import dev.bookstore.ordering.application.port.in.OrderDetails;
-import dev.bookstore.ordering.application.port.in.PlaceOrderCommand;
-import dev.bookstore.ordering.application.port.in.PlaceOrderUseCase;
-import dev.bookstore.ordering.application.port.out.CustomerOrderSummaries;
+import dev.bookstore.ordering.application.summary.GetCustomerOrderSummaryQuery;
+import dev.bookstore.ordering.application.ordering.OrderDetails;
+import dev.bookstore.ordering.application.ordering.PlaceOrderCommand;
+import dev.bookstore.ordering.application.ordering.PlaceOrderUseCase;
+import dev.bookstore.ordering.application.summary.CustomerOrderSummaries;
 import dev.bookstore.ordering.application.summary.CustomerOrderSummary;
 import dev.bookstore.ordering.bootstrap.modulith.CustomerOrderSummaryListener;
 import dev.bookstore.ordering.bootstrap.modulith.IncompletePublicationsResubmission;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
-import dev.bookstore.ordering.application.port.in.SummarizeOrderEventsUseCase;
+import dev.bookstore.ordering.application.summary.SummarizeOrderEventsUseCase;
 import dev.bookstore.ordering.domain.order.CustomerId;
 import dev.bookstore.ordering.domain.order.OrderId;
 import dev.bookstore.ordering.domain.order.OrderPlaced;

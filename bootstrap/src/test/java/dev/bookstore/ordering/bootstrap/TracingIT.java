@@ -9,7 +9,7 @@ import dev.bookstore.ordering.adapters.messaging.inbound.OrderPlacedInboxListene
 import dev.bookstore.ordering.adapters.messaging.outbound.OrderingTopology;
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
-import dev.bookstore.ordering.application.port.out.InboxStore;
+import dev.bookstore.ordering.application.inbox.InboxStore;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.Tracer;
 import io.opentelemetry.api.trace.SpanKind;

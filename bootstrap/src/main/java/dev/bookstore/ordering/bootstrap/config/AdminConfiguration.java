@@ -1,13 +1,16 @@
 package dev.bookstore.ordering.bootstrap.config;
 
-import dev.bookstore.ordering.application.outbox.ReplayLimits;
-import dev.bookstore.ordering.application.port.in.DiscardParkedMessageUseCase;
-import dev.bookstore.ordering.application.port.in.InspectOutboxQuery;
-import dev.bookstore.ordering.application.port.in.RequeueParkedMessagesUseCase;
-import dev.bookstore.ordering.application.port.in.ResendPublishedMessagesUseCase;
-import dev.bookstore.ordering.application.port.out.OutboxAdministration;
-import dev.bookstore.ordering.application.port.out.OutboxStore;
-import dev.bookstore.ordering.application.service.OrderingUseCases;
+import dev.bookstore.ordering.application.outbox.admin.DiscardParkedMessageService;
+import dev.bookstore.ordering.application.outbox.admin.InspectOutboxService;
+import dev.bookstore.ordering.application.outbox.admin.RequeueParkedMessagesService;
+import dev.bookstore.ordering.application.outbox.admin.ResendPublishedMessagesService;
+import dev.bookstore.ordering.application.outbox.admin.ReplayLimits;
+import dev.bookstore.ordering.application.outbox.admin.DiscardParkedMessageUseCase;
+import dev.bookstore.ordering.application.outbox.admin.InspectOutboxQuery;
+import dev.bookstore.ordering.application.outbox.admin.RequeueParkedMessagesUseCase;
+import dev.bookstore.ordering.application.outbox.admin.ResendPublishedMessagesUseCase;
+import dev.bookstore.ordering.application.outbox.admin.OutboxAdministration;
+import dev.bookstore.ordering.application.outbox.relay.OutboxStore;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -21,19 +24,19 @@ class AdminConfiguration {
 
     @Bean
     InspectOutboxQuery inspectOutboxQuery(OutboxAdministration administration) {
-        return OrderingUseCases.inspectOutbox(administration);
+        return new InspectOutboxService(administration);
     }
 
     @Bean
     RequeueParkedMessagesUseCase requeueParkedMessagesUseCase(OutboxAdministration administration,
                                                               OutboxStore outbox, AdminProperties properties) {
-        return OrderingUseCases.requeueParkedMessages(administration,
+        return new RequeueParkedMessagesService(administration,
                 outbox, properties.requeueChunk());
     }
 
     @Bean
     DiscardParkedMessageUseCase discardParkedMessageUseCase(OutboxAdministration administration) {
-        return OrderingUseCases.discardParkedMessage(administration);
+        return new DiscardParkedMessageService(administration);
     }
 
     /** A replay reaches back no further than published messages are kept ({@code ordering.outbox.retention}). */
@@ -41,7 +44,7 @@ class AdminConfiguration {
     ResendPublishedMessagesUseCase resendPublishedMessagesUseCase(OutboxAdministration administration,
                                                                   AdminProperties admin, OutboxProperties outbox,
                                                                   Clock clock) {
-        return OrderingUseCases.resendPublishedMessages(administration,
+        return new ResendPublishedMessagesService(administration,
                 new ReplayLimits(admin.replayMaxMessages(), admin.replayMaxWindow(), outbox.retention()), clock);
     }
 }

@@ -1,6 +1,6 @@
 package dev.bookstore.ordering.bootstrap.config;
 
-import dev.bookstore.ordering.application.outbox.RelaySettings;
+import dev.bookstore.ordering.application.outbox.relay.RelaySettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.Max;

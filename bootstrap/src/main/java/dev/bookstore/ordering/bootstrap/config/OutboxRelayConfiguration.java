@@ -1,17 +1,17 @@
 package dev.bookstore.ordering.bootstrap.config;
 
+import dev.bookstore.ordering.application.outbox.relay.OutboxRelayService;
 import dev.bookstore.ordering.adapters.messaging.outbound.BlockedConnections;
 import dev.bookstore.ordering.adapters.persistence.outbox.JdbcOutboxStore;
 import dev.bookstore.ordering.adapters.persistence.outbox.OutboxCommitListener;
 import dev.bookstore.ordering.adapters.persistence.outbox.PostgresOutboxNotifier;
-import dev.bookstore.ordering.application.outbox.Backoff;
-import dev.bookstore.ordering.application.outbox.RelaySettings;
-import dev.bookstore.ordering.application.port.in.RelayOutboxUseCase;
-import dev.bookstore.ordering.application.port.out.BrokerBackpressure;
-import dev.bookstore.ordering.application.port.out.MessagePublisher;
-import dev.bookstore.ordering.application.port.out.OutboxStore;
-import dev.bookstore.ordering.application.port.out.RelayMetrics;
-import dev.bookstore.ordering.application.service.OrderingUseCases;
+import dev.bookstore.ordering.application.outbox.relay.Backoff;
+import dev.bookstore.ordering.application.outbox.relay.RelaySettings;
+import dev.bookstore.ordering.application.outbox.relay.RelayOutboxUseCase;
+import dev.bookstore.ordering.application.outbox.relay.BrokerBackpressure;
+import dev.bookstore.ordering.application.outbox.relay.MessagePublisher;
+import dev.bookstore.ordering.application.outbox.relay.OutboxStore;
+import dev.bookstore.ordering.application.outbox.relay.RelayMetrics;
 import dev.bookstore.ordering.bootstrap.observability.OutboxStatsSnapshot;
 import dev.bookstore.ordering.bootstrap.relay.OutboxNotificationListener;
 import dev.bookstore.ordering.bootstrap.relay.OutboxRelayWorkers;
@@ -122,7 +122,7 @@ class OutboxRelayConfiguration {
         RelayMetrics relayMetrics = metrics.getIfAvailable(() -> RelayMetrics.NONE);
         BrokerBackpressure brokerBackpressure = backpressure.getIfAvailable(() -> BrokerBackpressure.NONE);
         List<RelayOutboxUseCase> relays = IntStream.range(0, properties.workers())
-                .mapToObj(worker -> OrderingUseCases.relayOutbox(outbox, publisher,
+                .mapToObj(worker -> new OutboxRelayService(outbox, publisher,
                         settings(properties, instance + "/" + worker), clock, relayMetrics, brokerBackpressure))
                 .toList();
         return new OutboxRelayWorkers(relays, wakeUp, properties.pollInterval(),

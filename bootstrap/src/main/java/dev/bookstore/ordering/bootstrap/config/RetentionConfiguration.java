@@ -1,8 +1,8 @@
 package dev.bookstore.ordering.bootstrap.config;
 
 import dev.bookstore.ordering.adapters.persistence.inbox.JdbcInboxStore;
-import dev.bookstore.ordering.application.port.out.IdempotencyKeys;
-import dev.bookstore.ordering.application.port.out.OutboxStore;
+import dev.bookstore.ordering.application.idempotency.IdempotencyKeys;
+import dev.bookstore.ordering.application.outbox.relay.OutboxStore;
 import dev.bookstore.ordering.bootstrap.retention.RetentionJob;
 import dev.bookstore.ordering.bootstrap.retention.RetentionScheduling;
 import java.util.List;

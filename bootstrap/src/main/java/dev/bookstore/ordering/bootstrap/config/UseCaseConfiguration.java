@@ -1,18 +1,22 @@
 package dev.bookstore.ordering.bootstrap.config;
 
-import dev.bookstore.ordering.application.port.in.CancelOrderUseCase;
-import dev.bookstore.ordering.application.port.in.GetCustomerOrderSummaryQuery;
-import dev.bookstore.ordering.application.port.in.GetOrderQuery;
-import dev.bookstore.ordering.application.port.in.PlaceOrderUseCase;
-import dev.bookstore.ordering.application.port.in.SummarizeOrderEventsUseCase;
-import dev.bookstore.ordering.application.port.out.CustomerOrderSummaries;
-import dev.bookstore.ordering.application.port.out.EventExternalizer;
-import dev.bookstore.ordering.application.port.out.IdempotencyKeys;
-import dev.bookstore.ordering.application.port.out.OrderRepository;
-import dev.bookstore.ordering.application.port.out.OutboxWriter;
-import dev.bookstore.ordering.application.port.out.TraceContext;
-import dev.bookstore.ordering.application.service.EventOutbox;
-import dev.bookstore.ordering.application.service.OrderingUseCases;
+import dev.bookstore.ordering.application.ordering.CancelOrderService;
+import dev.bookstore.ordering.application.ordering.GetOrderService;
+import dev.bookstore.ordering.application.ordering.PlaceOrderService;
+import dev.bookstore.ordering.application.summary.CustomerOrderSummaryService;
+import dev.bookstore.ordering.application.summary.GetCustomerOrderSummaryService;
+import dev.bookstore.ordering.application.ordering.CancelOrderUseCase;
+import dev.bookstore.ordering.application.summary.GetCustomerOrderSummaryQuery;
+import dev.bookstore.ordering.application.ordering.GetOrderQuery;
+import dev.bookstore.ordering.application.ordering.PlaceOrderUseCase;
+import dev.bookstore.ordering.application.summary.SummarizeOrderEventsUseCase;
+import dev.bookstore.ordering.application.summary.CustomerOrderSummaries;
+import dev.bookstore.ordering.application.outbox.EventExternalizer;
+import dev.bookstore.ordering.application.idempotency.IdempotencyKeys;
+import dev.bookstore.ordering.application.ordering.OrderRepository;
+import dev.bookstore.ordering.application.outbox.OutboxWriter;
+import dev.bookstore.ordering.application.outbox.TraceContext;
+import dev.bookstore.ordering.application.outbox.EventOutbox;
 import dev.bookstore.ordering.bootstrap.modulith.SpringDomainEventPublisher;
 import java.time.Clock;
 import java.time.Duration;
@@ -59,34 +63,34 @@ class UseCaseConfiguration {
     @Bean
     PlaceOrderUseCase placeOrderUseCase(OrderRepository orders, EventOutbox events,
                                         IdempotencyKeys idempotencyKeys, Clock clock, PlatformTransactionManager transactions) {
-        return inTransaction(OrderingUseCases.placeOrder(orders, events, idempotencyKeys, clock),
+        return inTransaction(new PlaceOrderService(orders, events, idempotencyKeys, clock),
                 PlaceOrderUseCase.class, transactions, false);
     }
 
     @Bean
     CancelOrderUseCase cancelOrderUseCase(OrderRepository orders, EventOutbox events, Clock clock,
                                           PlatformTransactionManager transactions) {
-        return inTransaction(OrderingUseCases.cancelOrder(orders, events, clock), CancelOrderUseCase.class,
+        return inTransaction(new CancelOrderService(orders, events, clock), CancelOrderUseCase.class,
                 transactions, false);
     }
 
     @Bean
     GetOrderQuery getOrderQuery(OrderRepository orders, PlatformTransactionManager transactions) {
-        return inTransaction(OrderingUseCases.getOrder(orders), GetOrderQuery.class, transactions, true);
+        return inTransaction(new GetOrderService(orders), GetOrderQuery.class, transactions, true);
     }
 
     /** Each call joins the listener's transaction, or opens one. */
     @Bean
     SummarizeOrderEventsUseCase summarizeOrderEventsUseCase(CustomerOrderSummaries summaries, OrderRepository orders,
                                                             PlatformTransactionManager transactions) {
-        return inTransaction(OrderingUseCases.summarizeOrderEvents(summaries, orders),
+        return inTransaction(new CustomerOrderSummaryService(summaries, orders),
                 SummarizeOrderEventsUseCase.class, transactions, false);
     }
 
     @Bean
     GetCustomerOrderSummaryQuery getCustomerOrderSummaryQuery(CustomerOrderSummaries summaries,
                                                               PlatformTransactionManager transactions) {
-        return inTransaction(OrderingUseCases.customerOrderSummary(summaries), GetCustomerOrderSummaryQuery.class,
+        return inTransaction(new GetCustomerOrderSummaryService(summaries), GetCustomerOrderSummaryQuery.class,
                 transactions, true);
     }
 

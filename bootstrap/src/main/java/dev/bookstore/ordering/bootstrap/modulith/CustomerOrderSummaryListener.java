@@ -1,7 +1,7 @@
 package dev.bookstore.ordering.bootstrap.modulith;
 
 import dev.bookstore.ordering.adapters.persistence.modulith.NativeStatusEventPublications;
-import dev.bookstore.ordering.application.port.in.SummarizeOrderEventsUseCase;
+import dev.bookstore.ordering.application.summary.SummarizeOrderEventsUseCase;
 import dev.bookstore.ordering.domain.order.OrderCancelled;
 import dev.bookstore.ordering.domain.order.OrderPlaced;
 import org.springframework.modulith.events.ApplicationModuleListener;

@@ -1,6 +1,6 @@
 package dev.bookstore.ordering.bootstrap.modulith;
 
-import dev.bookstore.ordering.application.port.out.DomainEventPublisher;
+import dev.bookstore.ordering.application.outbox.DomainEventPublisher;
 import dev.bookstore.ordering.domain.shared.DomainEvent;
 import java.util.List;
 import java.util.Objects;

@@ -1,8 +1,8 @@
 package dev.bookstore.ordering.bootstrap.observability;
 
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
-import dev.bookstore.ordering.application.outbox.PublishResult.Outcome;
-import dev.bookstore.ordering.application.port.out.RelayMetrics;
+import dev.bookstore.ordering.application.outbox.relay.PublishResult.Outcome;
+import dev.bookstore.ordering.application.outbox.relay.RelayMetrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

@@ -1,8 +1,8 @@
 package dev.bookstore.ordering.bootstrap.observability;
 
-import dev.bookstore.ordering.application.port.out.OutboxStore;
-import dev.bookstore.ordering.application.port.out.RelayMetrics;
-import dev.bookstore.ordering.application.service.OrderingUseCases;
+import dev.bookstore.ordering.application.outbox.admin.GetOutboxStatsService;
+import dev.bookstore.ordering.application.outbox.relay.OutboxStore;
+import dev.bookstore.ordering.application.outbox.relay.RelayMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -17,7 +17,7 @@ class ObservabilityConfiguration {
     /** Also the {@code GetOutboxStatsQuery} of {@code GET /outbox/stats}: the same numbers as the gauges. */
     @Bean
     OutboxStatsSnapshot outboxStatsSnapshot(OutboxStore outbox, OutboxMonitoringProperties properties) {
-        return new OutboxStatsSnapshot(OrderingUseCases.outboxStats(outbox), properties.stats().refreshInterval(),
+        return new OutboxStatsSnapshot(new GetOutboxStatsService(outbox), properties.stats().refreshInterval(),
                 properties.stats().idleRefreshInterval());
     }
 

@@ -1,6 +1,6 @@
 package dev.bookstore.ordering.bootstrap.observability;
 
-import dev.bookstore.ordering.application.outbox.OutboxStats;
+import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
 import java.time.Duration;
 import java.util.Objects;
 import org.springframework.boot.health.contributor.Status;

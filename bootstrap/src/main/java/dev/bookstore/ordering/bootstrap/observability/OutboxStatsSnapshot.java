@@ -1,7 +1,7 @@
 package dev.bookstore.ordering.bootstrap.observability;
 
-import dev.bookstore.ordering.application.outbox.OutboxStats;
-import dev.bookstore.ordering.application.port.in.GetOutboxStatsQuery;
+import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
+import dev.bookstore.ordering.application.outbox.admin.GetOutboxStatsQuery;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

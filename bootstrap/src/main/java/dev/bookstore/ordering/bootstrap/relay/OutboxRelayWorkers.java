@@ -1,7 +1,7 @@
 package dev.bookstore.ordering.bootstrap.relay;
 
-import dev.bookstore.ordering.application.outbox.RelayRound;
-import dev.bookstore.ordering.application.port.in.RelayOutboxUseCase;
+import dev.bookstore.ordering.application.outbox.relay.RelayRound;
+import dev.bookstore.ordering.application.outbox.relay.RelayOutboxUseCase;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.bookstore.ordering.bootstrap.relay;
 
-import dev.bookstore.ordering.application.outbox.OutboxStats;
+import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Consumer;

@@ -2,7 +2,7 @@ package dev.bookstore.ordering.bootstrap.relay;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.bookstore.ordering.adapters.persistence.outbox.JdbcOutboxStore;
-import dev.bookstore.ordering.application.port.out.OutboxStore;
+import dev.bookstore.ordering.application.outbox.relay.OutboxStore;
 import tools.jackson.databind.json.JsonMapper;
 
 /**

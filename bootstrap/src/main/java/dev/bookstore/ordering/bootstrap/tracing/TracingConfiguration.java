@@ -1,6 +1,6 @@
 package dev.bookstore.ordering.bootstrap.tracing;
 
-import dev.bookstore.ordering.application.port.out.TraceContext;
+import dev.bookstore.ordering.application.outbox.TraceContext;
 import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;
 import org.springframework.beans.factory.ObjectProvider;

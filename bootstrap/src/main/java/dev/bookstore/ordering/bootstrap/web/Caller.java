@@ -1,6 +1,6 @@
 package dev.bookstore.ordering.bootstrap.web;
 
-import dev.bookstore.ordering.application.port.in.OrderDetails;
+import dev.bookstore.ordering.application.ordering.OrderDetails;
 import dev.bookstore.ordering.domain.order.CustomerId;
 import java.util.Optional;
 import java.util.UUID;

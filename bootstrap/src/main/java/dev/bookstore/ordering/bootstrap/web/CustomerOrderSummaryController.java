@@ -1,7 +1,7 @@
 package dev.bookstore.ordering.bootstrap.web;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.bookstore.ordering.application.port.in.GetCustomerOrderSummaryQuery;
+import dev.bookstore.ordering.application.summary.GetCustomerOrderSummaryQuery;
 import dev.bookstore.ordering.application.summary.CustomerOrderSummary;
 import dev.bookstore.ordering.domain.order.CustomerId;
 import io.swagger.v3.oas.annotations.Operation;

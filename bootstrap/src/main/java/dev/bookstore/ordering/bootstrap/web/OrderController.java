@@ -1,11 +1,11 @@
 package dev.bookstore.ordering.bootstrap.web;
 
-import dev.bookstore.ordering.application.port.in.CancelOrderUseCase;
-import dev.bookstore.ordering.application.port.in.GetOrderQuery;
-import dev.bookstore.ordering.application.port.in.OrderDetails;
-import dev.bookstore.ordering.application.port.in.OrderNotFoundException;
-import dev.bookstore.ordering.application.port.in.PlaceOrderCommand;
-import dev.bookstore.ordering.application.port.in.PlaceOrderUseCase;
+import dev.bookstore.ordering.application.ordering.CancelOrderUseCase;
+import dev.bookstore.ordering.application.ordering.GetOrderQuery;
+import dev.bookstore.ordering.application.ordering.OrderDetails;
+import dev.bookstore.ordering.application.ordering.OrderNotFoundException;
+import dev.bookstore.ordering.application.ordering.PlaceOrderCommand;
+import dev.bookstore.ordering.application.ordering.PlaceOrderUseCase;
 import dev.bookstore.ordering.domain.order.OrderId;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;

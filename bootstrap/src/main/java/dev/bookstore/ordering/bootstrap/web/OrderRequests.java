@@ -1,6 +1,6 @@
 package dev.bookstore.ordering.bootstrap.web;
 
-import dev.bookstore.ordering.application.port.in.PlaceOrderCommand;
+import dev.bookstore.ordering.application.ordering.PlaceOrderCommand;
 import dev.bookstore.ordering.domain.order.Order;
 import dev.bookstore.ordering.domain.order.OrderLine;
 import io.swagger.v3.oas.annotations.media.ArraySchema;

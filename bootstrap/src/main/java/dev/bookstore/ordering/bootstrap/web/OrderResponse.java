@@ -1,6 +1,6 @@
 package dev.bookstore.ordering.bootstrap.web;
 
-import dev.bookstore.ordering.application.port.in.OrderDetails;
+import dev.bookstore.ordering.application.ordering.OrderDetails;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.media.Schema.RequiredMode;
 import java.time.Instant;

@@ -1,9 +1,9 @@
 package dev.bookstore.ordering.bootstrap.web;
 
 import dev.bookstore.ordering.application.idempotency.InvalidIdempotencyKeyException;
-import dev.bookstore.ordering.application.port.in.IdempotencyKeyReusedException;
-import dev.bookstore.ordering.application.port.in.OrderNotFoundException;
-import dev.bookstore.ordering.application.port.in.RequestInProgressException;
+import dev.bookstore.ordering.application.idempotency.IdempotencyKeyReusedException;
+import dev.bookstore.ordering.application.ordering.OrderNotFoundException;
+import dev.bookstore.ordering.application.idempotency.RequestInProgressException;
 import dev.bookstore.ordering.domain.order.InvalidOrderException;
 import dev.bookstore.ordering.domain.order.OrderCannotBeCancelledException;
 import java.sql.SQLException;

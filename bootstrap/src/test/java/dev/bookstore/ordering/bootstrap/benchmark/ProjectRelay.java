@@ -1,18 +1,20 @@
 package dev.bookstore.ordering.bootstrap.benchmark;
 
+import dev.bookstore.ordering.application.outbox.relay.BrokerBackpressure;
+import dev.bookstore.ordering.application.outbox.relay.OutboxRelayService;
+import dev.bookstore.ordering.application.outbox.relay.RelayMetrics;
 import dev.bookstore.ordering.adapters.messaging.outbound.RabbitMessagePublisher;
 import dev.bookstore.ordering.adapters.persistence.outbox.JdbcOutboxStore;
-import dev.bookstore.ordering.application.outbox.Backoff;
-import dev.bookstore.ordering.application.outbox.DeliveryFailure;
+import dev.bookstore.ordering.application.outbox.relay.Backoff;
+import dev.bookstore.ordering.application.outbox.relay.DeliveryFailure;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
-import dev.bookstore.ordering.application.outbox.OutboxStats;
-import dev.bookstore.ordering.application.outbox.PublishResult;
-import dev.bookstore.ordering.application.outbox.RelayRound;
-import dev.bookstore.ordering.application.outbox.RelaySettings;
-import dev.bookstore.ordering.application.port.in.RelayOutboxUseCase;
-import dev.bookstore.ordering.application.port.out.MessagePublisher;
-import dev.bookstore.ordering.application.port.out.OutboxStore;
-import dev.bookstore.ordering.application.service.OrderingUseCases;
+import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
+import dev.bookstore.ordering.application.outbox.relay.PublishResult;
+import dev.bookstore.ordering.application.outbox.relay.RelayRound;
+import dev.bookstore.ordering.application.outbox.relay.RelaySettings;
+import dev.bookstore.ordering.application.outbox.relay.RelayOutboxUseCase;
+import dev.bookstore.ordering.application.outbox.relay.MessagePublisher;
+import dev.bookstore.ordering.application.outbox.relay.OutboxStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
@@ -24,7 +26,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The project's own relay, wired the way the service wires it: {@code OutboxRelayService} (through
- * {@link OrderingUseCases#relayOutbox}) over {@link JdbcOutboxStore} and {@link RabbitMessagePublisher}. The two
+ * {@link OutboxRelayService}) over {@link JdbcOutboxStore} and {@link RabbitMessagePublisher}. The two
  * ports are wrapped in pass-through decorators that only read the clock around each call, so the report can say
  * how much of a drain went to claiming, publishing (with the confirms) and marking. The connection factory must be
  * configured as the service's is ({@code SIMPLE} publisher confirms, no publisher returns, as
@@ -63,7 +65,7 @@ final class ProjectRelay implements BenchmarkRelay {
         RelaySettings settings = new RelaySettings("relay-benchmark-" + ++drains, batchSize, Duration.ofSeconds(60),
                 Duration.ofSeconds(30), 10, Backoff.exponential(Duration.ofSeconds(1), Duration.ofMinutes(5)),
                 ordered);
-        RelayOutboxUseCase relay = OrderingUseCases.relayOutbox(outbox, publisher, settings, Clock.systemUTC());
+        RelayOutboxUseCase relay = new OutboxRelayService(outbox, publisher, settings, Clock.systemUTC(), RelayMetrics.NONE, BrokerBackpressure.NONE);
         RelayRound round;
         do {
             round = relay.drain();

@@ -4,7 +4,7 @@ import dev.bookstore.ordering.adapters.messaging.inbound.InboxQueue;
 import dev.bookstore.ordering.adapters.messaging.inbound.InboxQueue.DeadLettering;
 import dev.bookstore.ordering.adapters.messaging.inbound.OrderPlacedInboxListener;
 import dev.bookstore.ordering.adapters.messaging.outbound.OrderingTopology;
-import dev.bookstore.ordering.application.port.out.InboxStore;
+import dev.bookstore.ordering.application.inbox.InboxStore;
 import dev.bookstore.ordering.bootstrap.observability.InboxMetrics;
 import java.time.Duration;
 import java.util.Locale;

@@ -3,7 +3,7 @@ package dev.bookstore.ordering.bootstrap.observability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
-import dev.bookstore.ordering.application.outbox.PublishResult.Outcome;
+import dev.bookstore.ordering.application.outbox.relay.PublishResult.Outcome;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;

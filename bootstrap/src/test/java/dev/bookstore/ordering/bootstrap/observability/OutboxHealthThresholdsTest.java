@@ -3,7 +3,7 @@ package dev.bookstore.ordering.bootstrap.observability;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-import dev.bookstore.ordering.application.outbox.OutboxStats;
+import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.health.contributor.Status;

@@ -3,8 +3,8 @@ package dev.bookstore.ordering.bootstrap.observability;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
-import dev.bookstore.ordering.application.outbox.OutboxStats;
-import dev.bookstore.ordering.application.port.in.GetOutboxStatsQuery;
+import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
+import dev.bookstore.ordering.application.outbox.admin.GetOutboxStatsQuery;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -3,8 +3,8 @@ package dev.bookstore.ordering.bootstrap.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.bookstore.ordering.application.outbox.RelayRound;
-import dev.bookstore.ordering.application.port.in.RelayOutboxUseCase;
+import dev.bookstore.ordering.application.outbox.relay.RelayRound;
+import dev.bookstore.ordering.application.outbox.relay.RelayOutboxUseCase;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;

@@ -2,7 +2,7 @@ package dev.bookstore.ordering.bootstrap.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bookstore.ordering.application.outbox.OutboxStats;
+import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.bookstore.ordering.application.testing;
 
 import dev.bookstore.ordering.application.idempotency.IdempotencyKey;
-import dev.bookstore.ordering.application.port.out.IdempotencyKeys;
+import dev.bookstore.ordering.application.idempotency.IdempotencyKeys;
 import dev.bookstore.ordering.domain.order.CustomerId;
 import dev.bookstore.ordering.domain.order.OrderId;
 import java.time.Clock;

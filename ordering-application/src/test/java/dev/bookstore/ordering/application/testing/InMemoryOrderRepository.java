@@ -1,6 +1,6 @@
 package dev.bookstore.ordering.application.testing;
 
-import dev.bookstore.ordering.application.port.out.OrderRepository;
+import dev.bookstore.ordering.application.ordering.OrderRepository;
 import dev.bookstore.ordering.domain.order.CustomerId;
 import dev.bookstore.ordering.domain.order.Order;
 import dev.bookstore.ordering.domain.order.OrderId;

@@ -1,9 +1,9 @@
 package dev.bookstore.ordering.application.testing;
 
-import dev.bookstore.ordering.application.outbox.DeliveryFailure;
+import dev.bookstore.ordering.application.outbox.relay.DeliveryFailure;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
-import dev.bookstore.ordering.application.outbox.OutboxStats;
-import dev.bookstore.ordering.application.port.out.OutboxStore;
+import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
+import dev.bookstore.ordering.application.outbox.relay.OutboxStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

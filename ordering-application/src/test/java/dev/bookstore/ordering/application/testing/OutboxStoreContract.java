@@ -2,10 +2,10 @@ package dev.bookstore.ordering.application.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bookstore.ordering.application.outbox.DeliveryFailure;
+import dev.bookstore.ordering.application.outbox.relay.DeliveryFailure;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
-import dev.bookstore.ordering.application.outbox.OutboxStats;
-import dev.bookstore.ordering.application.port.out.OutboxStore;
+import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
+import dev.bookstore.ordering.application.outbox.relay.OutboxStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

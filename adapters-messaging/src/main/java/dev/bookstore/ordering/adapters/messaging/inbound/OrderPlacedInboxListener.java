@@ -2,7 +2,7 @@ package dev.bookstore.ordering.adapters.messaging.inbound;
 
 import dev.bookstore.ordering.adapters.messaging.outbound.OrderEventContract;
 import dev.bookstore.ordering.adapters.messaging.outbound.OrderPlacedPayload;
-import dev.bookstore.ordering.application.port.out.InboxStore;
+import dev.bookstore.ordering.application.inbox.InboxStore;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;

@@ -1,6 +1,6 @@
 package dev.bookstore.ordering.adapters.messaging.outbound;
 
-import dev.bookstore.ordering.application.port.out.BrokerBackpressure;
+import dev.bookstore.ordering.application.outbox.relay.BrokerBackpressure;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;

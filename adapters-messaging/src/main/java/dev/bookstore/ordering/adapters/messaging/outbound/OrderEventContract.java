@@ -1,7 +1,7 @@
 package dev.bookstore.ordering.adapters.messaging.outbound;
 
 import dev.bookstore.ordering.application.outbox.ExternalizedEvent;
-import dev.bookstore.ordering.application.port.out.EventExternalizer;
+import dev.bookstore.ordering.application.outbox.EventExternalizer;
 import dev.bookstore.ordering.domain.order.OrderCancelled;
 import dev.bookstore.ordering.domain.order.OrderLine;
 import dev.bookstore.ordering.domain.order.OrderPlaced;

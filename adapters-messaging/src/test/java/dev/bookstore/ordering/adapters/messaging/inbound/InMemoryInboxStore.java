@@ -1,6 +1,6 @@
 package dev.bookstore.ordering.adapters.messaging.inbound;
 
-import dev.bookstore.ordering.application.port.out.InboxStore;
+import dev.bookstore.ordering.application.inbox.InboxStore;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;

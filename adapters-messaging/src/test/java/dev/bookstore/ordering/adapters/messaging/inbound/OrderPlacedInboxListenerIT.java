@@ -14,8 +14,8 @@ import dev.bookstore.ordering.adapters.messaging.outbound.RabbitMessagePublisher
 import dev.bookstore.ordering.adapters.messaging.outbound.TestOutboxMessages;
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
-import dev.bookstore.ordering.application.outbox.PublishResult;
-import dev.bookstore.ordering.application.outbox.PublishResult.Outcome;
+import dev.bookstore.ordering.application.outbox.relay.PublishResult;
+import dev.bookstore.ordering.application.outbox.relay.PublishResult.Outcome;
 import dev.bookstore.ordering.domain.order.OrderCancelled;
 import dev.bookstore.ordering.domain.order.OrderId;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package dev.bookstore.ordering.adapters.persistence.idempotency;
 
 import dev.bookstore.ordering.application.idempotency.IdempotencyKey;
-import dev.bookstore.ordering.application.port.out.IdempotencyKeys;
+import dev.bookstore.ordering.application.idempotency.IdempotencyKeys;
 import dev.bookstore.ordering.domain.order.CustomerId;
 import dev.bookstore.ordering.domain.order.OrderId;
 import java.sql.SQLException;

@@ -1,7 +1,7 @@
 package dev.bookstore.ordering.adapters.persistence.inbox;
 
 import dev.bookstore.ordering.adapters.persistence.Database;
-import dev.bookstore.ordering.application.port.out.InboxStore;
+import dev.bookstore.ordering.application.inbox.InboxStore;
 import java.time.Duration;
 import java.util.UUID;
 import javax.sql.DataSource;

@@ -1,9 +1,9 @@
 package dev.bookstore.ordering.adapters.persistence.outbox;
 
 import dev.bookstore.ordering.adapters.persistence.outbox.OutboxAdministrationDialect.Statement;
-import dev.bookstore.ordering.application.outbox.OutboxEntry;
-import dev.bookstore.ordering.application.outbox.ReplaySelection;
-import dev.bookstore.ordering.application.port.out.OutboxAdministration;
+import dev.bookstore.ordering.application.outbox.admin.OutboxEntry;
+import dev.bookstore.ordering.application.outbox.admin.ReplaySelection;
+import dev.bookstore.ordering.application.outbox.admin.OutboxAdministration;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;

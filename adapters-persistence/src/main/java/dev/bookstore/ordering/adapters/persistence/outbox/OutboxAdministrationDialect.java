@@ -1,7 +1,7 @@
 package dev.bookstore.ordering.adapters.persistence.outbox;
 
 import dev.bookstore.ordering.adapters.persistence.Database;
-import dev.bookstore.ordering.application.outbox.ReplaySelection;
+import dev.bookstore.ordering.application.outbox.admin.ReplaySelection;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.ZoneOffset;

@@ -1,6 +1,6 @@
 package dev.bookstore.ordering.adapters.persistence.outbox;
 
-import dev.bookstore.ordering.application.outbox.ReplaySelection;
+import dev.bookstore.ordering.application.outbox.admin.ReplaySelection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;

@@ -1,7 +1,7 @@
 package dev.bookstore.ordering.adapters.persistence.outbox;
 
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
-import dev.bookstore.ordering.application.port.out.OutboxWriter;
+import dev.bookstore.ordering.application.outbox.OutboxWriter;
 import java.util.List;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronization;

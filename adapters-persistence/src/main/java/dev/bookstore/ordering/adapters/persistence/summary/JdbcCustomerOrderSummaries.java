@@ -2,7 +2,7 @@ package dev.bookstore.ordering.adapters.persistence.summary;
 
 import dev.bookstore.ordering.adapters.persistence.Database;
 import dev.bookstore.ordering.adapters.persistence.WriteBehind;
-import dev.bookstore.ordering.application.port.out.CustomerOrderSummaries;
+import dev.bookstore.ordering.application.summary.CustomerOrderSummaries;
 import dev.bookstore.ordering.application.summary.CustomerOrderSummary;
 import dev.bookstore.ordering.domain.order.CustomerId;
 import java.time.Instant;

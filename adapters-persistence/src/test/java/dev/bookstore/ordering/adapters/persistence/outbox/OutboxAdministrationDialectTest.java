@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 
 import dev.bookstore.ordering.adapters.persistence.outbox.OutboxAdministrationDialect.Statement;
-import dev.bookstore.ordering.application.outbox.ReplaySelection;
+import dev.bookstore.ordering.application.outbox.admin.ReplaySelection;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;

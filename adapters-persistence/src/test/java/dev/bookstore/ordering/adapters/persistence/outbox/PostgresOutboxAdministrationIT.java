@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
-import dev.bookstore.ordering.application.outbox.DeliveryFailure;
-import dev.bookstore.ordering.application.outbox.OutboxEntry;
+import dev.bookstore.ordering.application.outbox.relay.DeliveryFailure;
+import dev.bookstore.ordering.application.outbox.admin.OutboxEntry;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
-import dev.bookstore.ordering.application.outbox.ReplaySelection;
+import dev.bookstore.ordering.application.outbox.admin.ReplaySelection;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

@@ -1,12 +1,12 @@
 package dev.bookstore.ordering.bootstrap.web.admin;
 
 import dev.bookstore.ordering.adapters.persistence.outbox.OutboxCommitListener;
-import dev.bookstore.ordering.application.outbox.OutboxEntry;
-import dev.bookstore.ordering.application.outbox.ReplaySelection;
-import dev.bookstore.ordering.application.port.in.DiscardParkedMessageUseCase;
-import dev.bookstore.ordering.application.port.in.InspectOutboxQuery;
-import dev.bookstore.ordering.application.port.in.RequeueParkedMessagesUseCase;
-import dev.bookstore.ordering.application.port.in.ResendPublishedMessagesUseCase;
+import dev.bookstore.ordering.application.outbox.admin.OutboxEntry;
+import dev.bookstore.ordering.application.outbox.admin.ReplaySelection;
+import dev.bookstore.ordering.application.outbox.admin.DiscardParkedMessageUseCase;
+import dev.bookstore.ordering.application.outbox.admin.InspectOutboxQuery;
+import dev.bookstore.ordering.application.outbox.admin.RequeueParkedMessagesUseCase;
+import dev.bookstore.ordering.application.outbox.admin.ResendPublishedMessagesUseCase;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import java.time.Instant;

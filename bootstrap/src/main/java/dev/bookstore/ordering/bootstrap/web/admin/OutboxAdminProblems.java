@@ -1,8 +1,8 @@
 package dev.bookstore.ordering.bootstrap.web.admin;
 
-import dev.bookstore.ordering.application.port.in.InvalidReplayException;
-import dev.bookstore.ordering.application.port.in.OutboxMessageNotFoundException;
-import dev.bookstore.ordering.application.port.in.OutboxMessageStateException;
+import dev.bookstore.ordering.application.outbox.admin.InvalidReplayException;
+import dev.bookstore.ordering.application.outbox.admin.OutboxMessageNotFoundException;
+import dev.bookstore.ordering.application.outbox.admin.OutboxMessageStateException;
 import java.util.List;
 import java.util.Map;
 import org.springframework.http.HttpStatus;

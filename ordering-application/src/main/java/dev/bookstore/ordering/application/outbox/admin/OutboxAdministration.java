@@ -1,0 +1,36 @@
+package dev.bookstore.ordering.application.outbox.admin;
+
+import dev.bookstore.ordering.application.outbox.relay.OutboxStore;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The outbox table as an operator reads and repairs it, beside {@link OutboxStore} (the relay's). Every method is
+ * one short auto-committed statement, and every change names the state it expects in its {@code WHERE}, so an
+ * operator racing the relay or another operator changes nothing that moved meanwhile.
+ * Making a parked row pending again is {@link OutboxStore#unpark}.
+ */
+public interface OutboxAdministration {
+
+    /** The row with this id, in any state. */
+    Optional<OutboxEntry> find(UUID id);
+
+    /** Up to {@code limit} parked rows with a position above {@code afterPosition}, lowest position first. */
+    List<OutboxEntry> parked(long afterPosition, int limit);
+
+    /** Deletes the row if it is parked; false when there is no parked row with this id. */
+    boolean deleteParked(UUID id);
+
+    /**
+     * Makes a published row pending again, due at once with no attempts and no lease, so the relay publishes it
+     * again under the same message id; false when there is no published row with this id.
+     */
+    boolean resend(UUID id);
+
+    /** How many published rows the selection matches, counting at most {@code atMost} + 1. */
+    long countPublished(ReplaySelection selection, int atMost);
+
+    /** {@link #resend} for up to {@code limit} published rows of the selection, lowest position first. */
+    int resendPublished(ReplaySelection selection, int limit);
+}

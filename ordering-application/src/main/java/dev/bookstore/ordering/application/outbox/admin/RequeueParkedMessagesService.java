@@ -1,0 +1,45 @@
+package dev.bookstore.ordering.application.outbox.admin;
+
+import dev.bookstore.ordering.application.outbox.relay.OutboxStore;
+import java.util.List;
+import java.util.UUID;
+
+/** Parked messages made pending again through {@link OutboxStore#unpark}, which resets attempts and due time. */
+public final class RequeueParkedMessagesService implements RequeueParkedMessagesUseCase {
+
+    private final OutboxAdministration administration;
+    private final OutboxStore outbox;
+    private final int chunk;
+
+    public RequeueParkedMessagesService(OutboxAdministration administration, OutboxStore outbox, int chunk) {
+        if (chunk < 1) {
+            throw new IllegalArgumentException("chunk must be positive, got " + chunk);
+        }
+        this.administration = administration;
+        this.outbox = outbox;
+        this.chunk = chunk;
+    }
+
+    @Override
+    public void requeue(UUID id) {
+        if (outbox.unpark(List.of(id)) == 0) {
+            throw OutboxStates.unchanged(administration, id, OutboxEntry.Status.PARKED);
+        }
+    }
+
+    /** Page by page by position, so every parked row is seen once however many there are. */
+    @Override
+    public int requeueAll() {
+        int total = 0;
+        long after = 0;
+        List<OutboxEntry> page;
+        do {
+            page = administration.parked(after, chunk);
+            if (!page.isEmpty()) {
+                total += outbox.unpark(page.stream().map(OutboxEntry::id).toList());
+                after = page.get(page.size() - 1).message().position();
+            }
+        } while (page.size() == chunk);
+        return total;
+    }
+}

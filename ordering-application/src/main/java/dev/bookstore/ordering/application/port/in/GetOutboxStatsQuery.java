@@ -1,9 +1,0 @@
-package dev.bookstore.ordering.application.port.in;
-
-import dev.bookstore.ordering.application.outbox.OutboxStats;
-
-/** What operators watch: how many messages wait, how many are parked, how old the oldest waiting one is. */
-public interface GetOutboxStatsQuery {
-
-    OutboxStats outboxStats();
-}
