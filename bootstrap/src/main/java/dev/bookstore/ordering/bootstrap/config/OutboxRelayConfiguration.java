@@ -3,7 +3,7 @@ package dev.bookstore.ordering.bootstrap.config;
 import dev.bookstore.ordering.application.outbox.relay.OutboxRelayService;
 import dev.bookstore.ordering.adapters.messaging.outbound.BlockedConnections;
 import dev.bookstore.ordering.adapters.persistence.outbox.JdbcOutboxStore;
-import dev.bookstore.ordering.adapters.persistence.outbox.OutboxCommitListener;
+import dev.bookstore.ordering.application.outbox.OutboxCommitListener;
 import dev.bookstore.ordering.adapters.persistence.outbox.PostgresOutboxNotifier;
 import dev.bookstore.ordering.application.outbox.relay.Backoff;
 import dev.bookstore.ordering.application.outbox.relay.RelaySettings;
@@ -122,7 +122,7 @@ class OutboxRelayConfiguration {
         RelayMetrics relayMetrics = metrics.getIfAvailable(() -> RelayMetrics.NONE);
         BrokerBackpressure brokerBackpressure = backpressure.getIfAvailable(() -> BrokerBackpressure.NONE);
         List<RelayOutboxUseCase> relays = IntStream.range(0, properties.workers())
-                .mapToObj(worker -> new OutboxRelayService(outbox, publisher,
+                .<RelayOutboxUseCase>mapToObj(worker -> new OutboxRelayService(outbox, publisher,
                         settings(properties, instance + "/" + worker), clock, relayMetrics, brokerBackpressure))
                 .toList();
         return new OutboxRelayWorkers(relays, wakeUp, properties.pollInterval(),

@@ -1,5 +1,6 @@
 package dev.bookstore.ordering.adapters.persistence.outbox;
 
+import dev.bookstore.ordering.application.outbox.OutboxCommitListener;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;

@@ -1,0 +1,88 @@
+package dev.bookstore.ordering.adapters.web.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.security.oauth2.jwt.BadJwtException;
+import org.springframework.security.oauth2.jwt.Jwt;
+import org.springframework.security.oauth2.jwt.JwtDecoder;
+import org.springframework.security.oauth2.jwt.JwtValidationException;
+
+class CachingJwtDecoderTest {
+
+    private static final Instant NOW = Instant.parse("2026-12-02T10:00:00Z");
+
+    /** A decoder that accepts tokens starting with "good", expiring an hour after {@link #NOW}, and counts calls. */
+    private final List<String> decoded = new ArrayList<>();
+    private final JwtDecoder verifying = token -> {
+        decoded.add(token);
+        if (!token.startsWith("good")) {
+            throw new BadJwtException("bad signature");
+        }
+        return Jwt.withTokenValue(token).header("alg", "RS256").subject("customer")
+                .issuedAt(NOW).expiresAt(NOW.plus(Duration.ofHours(1))).build();
+    };
+    private Instant now = NOW;
+    private final Clock clock = new Clock() {
+        @Override
+        public ZoneOffset getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    };
+    private final CachingJwtDecoder decoder = new CachingJwtDecoder(verifying, 100, Duration.ofMinutes(1), clock);
+
+    @Test
+    void theSameTokenIsVerifiedOnce() {
+        Jwt first = decoder.decode("good-1");
+        Jwt second = decoder.decode("good-1");
+
+        assertThat(second).isSameAs(first);
+        assertThat(decoded).containsExactly("good-1");
+    }
+
+    @Test
+    void anotherTokenIsVerifiedOnItsOwn() {
+        decoder.decode("good-1");
+        decoder.decode("good-2");
+
+        assertThat(decoded).containsExactly("good-1", "good-2");
+    }
+
+    @Test
+    void aRefusedTokenIsNeverRemembered() {
+        assertThatThrownBy(() -> decoder.decode("forged")).isInstanceOf(BadJwtException.class);
+        assertThatThrownBy(() -> decoder.decode("forged")).isInstanceOf(BadJwtException.class);
+
+        assertThat(decoded).containsExactly("forged", "forged");
+    }
+
+    @Test
+    void aRememberedTokenStillExpiresOnTime() {
+        decoder.decode("good-1");
+
+        now = NOW.plus(Duration.ofHours(1)).plus(CachingJwtDecoder.CLOCK_SKEW);
+        assertThat(decoder.decode("good-1").getSubject()).isEqualTo("customer");
+
+        now = now.plusSeconds(1);
+        assertThatThrownBy(() -> decoder.decode("good-1")).isInstanceOf(JwtValidationException.class)
+                .hasMessageContaining("expired");
+        assertThat(decoded).containsExactly("good-1");
+    }
+}
