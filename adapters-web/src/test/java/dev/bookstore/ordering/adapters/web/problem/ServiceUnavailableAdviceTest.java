@@ -16,9 +16,9 @@ import org.springframework.transaction.TransactionSystemException;
  * rollback that failed for another reason stays unhandled (500). The exceptions are the ones seen in
  * {@code DatabaseOutageIT} when a request took a pooled connection just after the database went away.
  */
-class ProblemDetailsAdviceTest {
+class ServiceUnavailableAdviceTest {
 
-    private final ProblemDetailsAdvice advice = new ProblemDetailsAdvice();
+    private final ServiceUnavailableAdvice advice = new ServiceUnavailableAdvice();
 
     @Test
     void aRollbackThatFailedOnALostConnectionAnswers503WithRetryAfter() {
@@ -30,7 +30,7 @@ class ProblemDetailsAdviceTest {
 
         assertThat(answer.getStatusCode().value()).isEqualTo(503);
         assertThat(answer.getHeaders().getFirst(HttpHeaders.RETRY_AFTER))
-                .isEqualTo(String.valueOf(ProblemDetailsAdvice.DATABASE_RETRY_AFTER_SECONDS));
+                .isEqualTo(String.valueOf(ServiceUnavailableAdvice.DATABASE_RETRY_AFTER_SECONDS));
         assertThat(answer.getBody().getTitle()).isEqualTo("Service unavailable");
         assertThat(answer.getBody().getDetail()).contains("lost its database connection");
     }
@@ -45,7 +45,7 @@ class ProblemDetailsAdviceTest {
 
         assertThat(answer.getStatusCode().value()).isEqualTo(503);
         assertThat(answer.getHeaders().getFirst(HttpHeaders.RETRY_AFTER))
-                .isEqualTo(String.valueOf(ProblemDetailsAdvice.DATABASE_RETRY_AFTER_SECONDS));
+                .isEqualTo(String.valueOf(ServiceUnavailableAdvice.DATABASE_RETRY_AFTER_SECONDS));
         assertThat(answer.getBody().getDetail()).contains("lost its database connection");
     }
 
