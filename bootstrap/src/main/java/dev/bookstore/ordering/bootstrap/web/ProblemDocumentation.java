@@ -25,8 +25,9 @@ import org.springframework.stereotype.Component;
  * The error side of the API description: the problem details body ({@link ProblemDetailsAdvice},
  * {@link WebSecurityConfiguration}) as a schema, one reusable response per kind of problem, and the defaults
  * every operation gets: it needs a bearer token (401 without one, 403 without the scope) and answers 400 to a
- * bad request; one that takes a body answers 413 to one too large and 415 to one that is not JSON. An operation that says nothing about security is an operator's ({@code orders.admin}), as in the
- * filter chain, where every request not matched otherwise needs that scope.
+ * bad request; one that takes a body answers 413 to one too large and 415 to one that is not JSON. An operation
+ * that says nothing about security is an operator's ({@code orders.admin}), as in the filter chain, where every
+ * request not matched otherwise needs that scope.
  */
 @Component
 class ProblemDocumentation implements GlobalOpenApiCustomizer {

@@ -131,7 +131,8 @@ class WebSecurityConfiguration {
     @Bean
     SecurityFilterChain securityFilterChain(HttpSecurity http, ObjectProvider<JwtDecoder> jwtDecoder,
                                             ObjectProvider<JwtAuthenticationConverter> jwtConverter,
-                                            TokenRules tokenRules, OAuth2ResourceServerProperties resourceServerProperties,
+                                            TokenRules tokenRules,
+                                            OAuth2ResourceServerProperties resourceServerProperties,
                                             BearerTokenProperties tokens, JsonMapper json, Environment environment)
             throws Exception {
         JwtDecoder decoder = jwtDecoder.getIfAvailable();

@@ -17,7 +17,8 @@ class TokenAudienceNotConfiguredFailureAnalyzerTest {
 
         FailureAnalysis analysis = analyzer.analyze(failure);
 
-        assertThat(analysis.getDescription()).contains("spring.security.oauth2.resourceserver.jwt.audiences is not set");
+        assertThat(analysis.getDescription())
+                .contains("spring.security.oauth2.resourceserver.jwt.audiences is not set");
         assertThat(analysis.getAction()).contains("--spring.security.oauth2.resourceserver.jwt.audiences=",
                 "--ordering.security.accept-any-audience=true", "spring-boot:test-run");
     }
