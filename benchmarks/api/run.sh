@@ -343,12 +343,15 @@ read -r -a EXTRA_ARGS_ARRAY <<<"$EXTRA_ARGS"
 
 # The service takes bearer tokens only: a throw-away key made for this run, its public half given to the service
 # through Boot's standard property, and one token for the customer the benchmark orders for, with both scopes
-# (it places orders as that customer and reads the operator's statistics).
+# (it places orders as that customer and reads the operator's statistics), meant for the service's audience.
 BENCH_CUSTOMER=0192b7a4-5d1e-7c3a-9f00-3b1c2d4e5f60
+TOKEN_AUDIENCE=ordering-service
 if [[ -z $AUTH_HEADER ]]; then
-    AUTH_HEADER="Bearer $(java "$BENCH_DIR/MintToken.java" "$WORK/token-key.pem" "$BENCH_CUSTOMER" "orders orders.admin")"
+    AUTH_HEADER="Bearer $(java "$BENCH_DIR/MintToken.java" "$WORK/token-key.pem" "$BENCH_CUSTOMER" \
+        "orders orders.admin" "$TOKEN_AUDIENCE")"
 fi
 TOKEN_KEY_ARG="--spring.security.oauth2.resourceserver.jwt.public-key-location=file:$WORK/token-key.pem"
+TOKEN_AUDIENCE_ARG="--spring.security.oauth2.resourceserver.jwt.audiences=$TOKEN_AUDIENCE"
 JVM_FLAGS=("${SERVICE_JVM_ARRAY[@]}" -XX:+PrintCommandLineFlags "${JAVA_OPTS_ARRAY[@]}")
 
 SERVICE_RUN=0
@@ -364,7 +367,7 @@ start_service() {
         "--spring.rabbitmq.host=$RABBIT_HOST"
         "--spring.rabbitmq.port=$RABBIT_PORT"
         "--server.port=$PORT"
-        "$TOKEN_KEY_ARG"
+        "$TOKEN_KEY_ARG" "$TOKEN_AUDIENCE_ARG"
         "${EXTRA_ARGS_ARRAY[@]}")
     SERVICE_RUN=$((SERVICE_RUN + 1))
     SERVICE_LOG="$WORK/service-$STAMP-$SERVICE_RUN.log"

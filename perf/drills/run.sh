@@ -183,7 +183,9 @@ CP=$(printf '%s:' "$LIB"/*.jar)
 CP=${CP%:}
 
 export AUTH_HEADER
-AUTH_HEADER="Bearer $(java "$REPO_ROOT/benchmarks/api/MintToken.java" "$WORK/token-key.pem" "$CUSTOMER" "orders orders.admin")"
+TOKEN_AUDIENCE=ordering-service
+AUTH_HEADER="Bearer $(java "$REPO_ROOT/benchmarks/api/MintToken.java" "$WORK/token-key.pem" "$CUSTOMER" \
+    "orders orders.admin" "$TOKEN_AUDIENCE")"
 read -r -a JAVA_OPTS_ARRAY <<<"$JAVA_OPTS"
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -232,12 +234,13 @@ start_instance() {
         "--spring.rabbitmq.port=${INSTANCE_RABBIT_PORT:-$RABBIT_PORT}"
         "--server.port=$port"
         "--spring.security.oauth2.resourceserver.jwt.public-key-location=file:$WORK/token-key.pem"
+        "--spring.security.oauth2.resourceserver.jwt.audiences=$TOKEN_AUDIENCE"
         "--ordering.outbox.exchange=$EXCHANGE"
         "--ordering.outbox.lease=$LEASE"
         "--ordering.outbox.confirm-timeout=2s"
         "$@")
     local logfile="$WORK/$DRILL-$name.log"
-    log "starting instance $name on port $port: ${prefix[*]} java ${JAVA_OPTS_ARRAY[*]} -jar $(basename "$JAR") ${args[*]:6}"
+    log "starting instance $name on port $port: ${prefix[*]} java ${JAVA_OPTS_ARRAY[*]} -jar $(basename "$JAR") ${args[*]:7}"
     "${prefix[@]}" java "${JAVA_OPTS_ARRAY[@]}" -jar "$JAR" "${args[@]}" >"$logfile" 2>&1 &
     INSTANCE_PID[$name]=$!
 }

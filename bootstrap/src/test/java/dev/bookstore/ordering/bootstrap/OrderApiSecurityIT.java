@@ -1,6 +1,7 @@
 package dev.bookstore.ordering.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
@@ -18,6 +19,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.security.oauth2.jwt.JwtDecoder;
+import org.springframework.security.oauth2.jwt.JwtValidationException;
 import org.springframework.security.authentication.event.AbstractAuthenticationEvent;
 import org.springframework.security.authentication.event.AuthenticationFailureBadCredentialsEvent;
 import org.springframework.test.annotation.DirtiesContext;
@@ -27,8 +30,8 @@ import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Who may do what, against a real PostgreSQL, with tokens signed by a throw-away key that the service trusts
- * through {@code public-key-location}: customers act only on their own orders, operators on everything, and
- * every refusal is a problem detail.
+ * through {@code public-key-location} and meant for the audience named by Boot's {@code audiences}: customers act
+ * only on their own orders, operators on everything, and every refusal is a problem detail.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @ActiveProfiles("postgres")
@@ -64,6 +67,10 @@ class OrderApiSecurityIT {
 
     @Autowired
     JdbcTemplate jdbc;
+
+    /** Boot's decoder, made from its properties; the security chain puts the verified-token cache around it. */
+    @Autowired
+    JwtDecoder bootsDecoder;
 
     private final UUID alice = UUID.randomUUID();
     private final UUID bob = UUID.randomUUID();
@@ -110,6 +117,55 @@ class OrderApiSecurityIT {
         assertUnauthorized(malformed);
         assertThat(malformed.header("WWW-Authenticate")).contains("invalid_token").contains("malformed");
         assertOrders(0);
+    }
+
+    @Test
+    void aTokenMeantForAnotherServiceOrForNoneAnswers401EveryTime() {
+        HttpJson http = new HttpJson(port);
+        String billing = TestTokens.forAudience(alice, "billing-api");
+
+        for (int attempt = 0; attempt < 2; attempt++) { // the second time too: a refused token is never cached
+            HttpJson.Response refused = http.as(billing).postJson("/orders", HttpJson.orderJson(alice.toString(), 1));
+            assertUnauthorized(refused);
+            assertThat(refused.header("WWW-Authenticate")).contains("invalid_token");
+        }
+        assertUnauthorized(http.as(TestTokens.withoutAudience(alice)).get("/orders"));
+        assertThat(http.as(TestTokens.forAudience(alice, "billing-api", TestTokens.AUDIENCE))
+                .postJson("/orders", HttpJson.orderJson(alice.toString(), 1)).status()).isEqualTo(201);
+        assertOrders(1);
+    }
+
+    @Test
+    void theAudienceComesFromBootsPropertyAndBootsOwnDecoderChecksItAndTheExpiryRules() {
+        assertThat(bootsDecoder.decode(TestTokens.customer(alice)).getAudience()).containsExactly(TestTokens.AUDIENCE);
+        assertThatThrownBy(() -> bootsDecoder.decode(TestTokens.forAudience(alice, "billing-api")))
+                .isInstanceOf(JwtValidationException.class).hasMessageContaining("aud");
+        assertThatThrownBy(() -> bootsDecoder.decode(TestTokens.withoutExpiry(alice)))
+                .isInstanceOf(JwtValidationException.class).hasMessageContaining("exp is required");
+    }
+
+    @Test
+    void aTokenWithoutExpiryAnswers401() {
+        HttpJson.Response refused = new HttpJson(port).as(TestTokens.withoutExpiry(alice))
+                .postJson("/orders", HttpJson.orderJson(alice.toString(), 1));
+
+        assertUnauthorized(refused);
+        assertThat(refused.header("WWW-Authenticate")).contains("invalid_token", "exp is required");
+        assertOrders(0);
+    }
+
+    @Test
+    void aTokenValidForLongerThanTheMaximumLifetimeAnswers401AndOneJustWithinIsAccepted() {
+        HttpJson http = new HttpJson(port);
+
+        HttpJson.Response refused = http.as(TestTokens.validFor(alice, Duration.ofHours(4).plusMinutes(1)))
+                .postJson("/orders", HttpJson.orderJson(alice.toString(), 1));
+        assertUnauthorized(refused);
+        assertThat(refused.header("WWW-Authenticate")).contains("invalid_token", "longer than PT4H");
+        assertOrders(0);
+
+        assertThat(http.as(TestTokens.validFor(alice, Duration.ofHours(4).minusMinutes(1)))
+                .postJson("/orders", HttpJson.orderJson(alice.toString(), 1)).status()).isEqualTo(201);
     }
 
     @Test

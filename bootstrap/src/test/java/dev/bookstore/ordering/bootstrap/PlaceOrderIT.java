@@ -395,6 +395,23 @@ class PlaceOrderIT {
         assertNothingWritten();
     }
 
+    /** docs/decisions/01: a price may be a JSON number, read exactly from its text, and is described so. */
+    @Test
+    void aPriceAsAJsonNumberIsReadFromItsTextExactlyAndAFloatingPointLeftoverIsRefused() {
+        String customer = UUID.randomUUID().toString();
+
+        HttpJson.Response placed = http.postJson("/orders", body(customer, "EUR",
+                "{\"bookId\":\"978-0134494166\",\"quantity\":3,\"unitPrice\":19.99}"));
+        assertThat(placed.status()).isEqualTo(201);
+        assertThat(placed.json().get("total").asString()).isEqualTo("59.97");
+        assertThat(placed.json().get("items").get(0).get("unitPrice").asString()).isEqualTo("19.99");
+
+        HttpJson.Response refused = http.postJson("/orders", withPrice(customer, "19.900000000000002"));
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.json().get("errors").findValuesAsString("field")).containsExactly("items[0].unitPrice");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM orders", Long.class)).isEqualTo(1);
+    }
+
     @Test
     void aPriceWithANineDigitExponentIsAnsweredAtOnce() {
         http.postJson("/orders", withPrice(UUID.randomUUID().toString(), "1e-400"));

@@ -2,6 +2,7 @@ package dev.bookstore.ordering.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The jar that {@code package} builds, as it is deployed: it holds nothing of the try-out run, and started with
- * no database configured it stops at once with one message that says what to configure.
+ * no database, or with no audience for its bearer tokens, it stops at once with one message that says what to
+ * configure.
  */
 class ProductionJarIT {
 
@@ -45,13 +47,48 @@ class ProductionJarIT {
 
     @Test
     void startedWithoutADatabaseItStopsWithOneMessageThatSaysWhatToConfigure() throws Exception {
+        String output = startToFailure("--server.port=0");
+
+        assertThat(output).contains(
+                "No database is configured: spring.datasource.url is not set.",
+                "--spring.profiles.active=postgres for jdbc:postgresql://localhost:5432/ordering",
+                "./mvnw -q install -DskipTests && ./mvnw -pl bootstrap spring-boot:test-run");
+        assertThat(output).doesNotContain("Failed to configure a DataSource", "Try-out run");
+        assertThat(output).doesNotContain("Started OrderingApplication");
+    }
+
+    @Test
+    void startedWithADatabaseAndATokenKeyButNoAudienceItStopsWithOneMessageNamingTheProperty() throws Exception {
+        TestPostgres.Database database = TestPostgres.newDatabase();
+        String output;
+        try {
+            output = startToFailure("--server.port=0", "--spring.datasource.url=" + database.url(),
+                    "--spring.datasource.username=" + database.username(),
+                    "--spring.datasource.password=" + database.password(),
+                    "--spring.rabbitmq.port=1", "--ordering.outbox.enabled=false",
+                    "--" + TestTokens.PUBLIC_KEY_PROPERTY + "=" + TestTokens.publicKeyLocation());
+        } finally {
+            TestPostgres.drop(database);
+        }
+
+        assertThat(output).contains(
+                "No audience for bearer tokens is configured: spring.security.oauth2.resourceserver.jwt.audiences "
+                        + "is not set.",
+                "--spring.security.oauth2.resourceserver.jwt.audiences=<this service's audience",
+                "--ordering.security.accept-any-audience=true");
+        assertThat(output).doesNotContain("No database is configured", "Started OrderingApplication");
+    }
+
+    /** Starts the jar with these arguments and waits for it to stop, as it must: its output, one failure in it. */
+    private String startToFailure(String... arguments) throws Exception {
         String java = ProcessHandle.current().info().command().orElse("java");
-        ProcessBuilder builder = new ProcessBuilder(java, "-jar", jar().toAbsolutePath().toString(),
-                "--server.port=0")
+        List<String> command = new ArrayList<>(List.of(java, "-jar", jar().toAbsolutePath().toString()));
+        command.addAll(List.of(arguments));
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(workingDirectory.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(workingDirectory.resolve("output.log").toFile());
-        // as on a machine where nothing is configured
+        // as on a machine where nothing else is configured
         builder.environment().keySet().removeIf(name -> name.startsWith("SPRING_"));
         Process service = builder.start();
 
@@ -64,12 +101,7 @@ class ProductionJarIT {
         assertThat(stopped).as(output).isTrue();
         assertThat(service.exitValue()).as(output).isNotZero();
         assertThat(output.split("APPLICATION FAILED TO START", -1)).as(output).hasSize(2);
-        assertThat(output).contains(
-                "No database is configured: spring.datasource.url is not set.",
-                "--spring.profiles.active=postgres for jdbc:postgresql://localhost:5432/ordering",
-                "./mvnw -q install -DskipTests && ./mvnw -pl bootstrap spring-boot:test-run");
-        assertThat(output).doesNotContain("Failed to configure a DataSource", "Try-out run");
-        assertThat(output).doesNotContain("Started OrderingApplication");
+        return output;
     }
 
     private static Path jar() {

@@ -33,6 +33,7 @@ final class ServiceInstance implements AutoCloseable {
         properties.put("spring.rabbitmq.connection-timeout", "2s");
         properties.put("ordering.outbox.exchange", exchange);
         properties.put(TestTokens.PUBLIC_KEY_PROPERTY, TestTokens.publicKeyLocation());
+        properties.put(TestTokens.AUDIENCES_PROPERTY, TestTokens.AUDIENCE);
         properties.putAll(overrides);
         // As command-line arguments: they outrank application.yml, as a deployment's settings would.
         String[] args = properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())

@@ -83,6 +83,7 @@ class TracingIT {
         registry.add("ordering.outbox.retention-interval", () -> "1h");
         registry.add("ordering.idempotency.retention-interval", () -> "1h");
         registry.add(TestTokens.PUBLIC_KEY_PROPERTY, TestTokens::publicKeyLocation);
+        registry.add(TestTokens.AUDIENCES_PROPERTY, () -> TestTokens.AUDIENCE);
     }
 
     /** The consumer's queue, as the test's context declares it and as the clean-up removes it. */

@@ -21,5 +21,6 @@ public final class WritePathService {
         registry.add("ordering.outbox.retention-interval", () -> "1h");
         registry.add("spring.rabbitmq.port", () -> "1");
         registry.add(TestTokens.PUBLIC_KEY_PROPERTY, TestTokens::publicKeyLocation);
+        registry.add(TestTokens.AUDIENCES_PROPERTY, () -> TestTokens.AUDIENCE);
     }
 }

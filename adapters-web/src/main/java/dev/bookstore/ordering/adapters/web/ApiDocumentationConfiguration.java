@@ -63,7 +63,9 @@ public class ApiDocumentationConfiguration {
                         * `%s`: an operator; reads and cancels every order, and uses the operational \
                         endpoints (outbox statistics, administration, the actuator beyond health and info).
 
-                        A missing, expired or badly signed token answers 401 with `WWW-Authenticate`, a token \
-                        without the needed scope 403.""".formatted(Caller.CUSTOMER_SCOPE, Caller.OPERATOR_SCOPE));
+                        The token must name this service in `aud`, carry `exp` and be valid for a few hours at most \
+                        (`exp` - `iat`). A missing, expired, foreign or badly signed token answers 401 with \
+                        `WWW-Authenticate`, a token without the needed scope 403.""".formatted(Caller.CUSTOMER_SCOPE,
+                        Caller.OPERATOR_SCOPE));
     }
 }

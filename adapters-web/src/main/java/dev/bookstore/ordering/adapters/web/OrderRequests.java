@@ -40,8 +40,13 @@ final class OrderRequests {
             @Schema(requiredMode = RequiredMode.REQUIRED, minimum = "" + OrderLine.MIN_QUANTITY,
                     maximum = "" + OrderLine.MAX_QUANTITY, example = "2")
             Integer quantity,
-            @Schema(requiredMode = RequiredMode.REQUIRED, type = "string", example = "9.95",
-                    description = "At most the currency's minor units; a JSON number is accepted too")
+            @Schema(requiredMode = RequiredMode.REQUIRED, types = {"string", "number"}, example = "9.95",
+                    description = """
+                            A decimal number greater than zero, with at most the currency's minor units (2 for EUR) \
+                            and at most 10 digits before the decimal point. A JSON string (as in responses) or a JSON \
+                            number: the number is read from its text, exactly, never through binary floating point; \
+                            a number with more decimals than the currency has (what floating point arithmetic can \
+                            leave, 19.900000000000002) is refused with 400.""")
             BigDecimal unitPrice) {
 
         PlaceOrderCommand.Item toCommandItem() {

@@ -8,11 +8,13 @@ import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
 import java.security.interfaces.RSAPrivateKey;
 import java.security.interfaces.RSAPublicKey;
+import dev.bookstore.ordering.bootstrap.web.BearerTokenProperties;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import org.springframework.boot.security.oauth2.server.resource.autoconfigure.OAuth2ResourceServerProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Profile;
@@ -37,7 +39,9 @@ import org.springframework.web.servlet.function.ServerResponse;
  * Demo tokens for the try-out run only (never in the production jar): a key pair made at start, the service's
  * {@link JwtDecoder} trusting its public half, and {@code GET /try-out/token} signing tokens with it, so the
  * page and the README's curl examples work with no set-up. By default the token is the demo customer's, who is
- * also an operator (scopes {@code orders orders.admin}); {@code ?customer=<uuid>&scope=orders} makes others.
+ * also an operator (scopes {@code orders orders.admin}); {@code ?customer=<uuid>&scope=orders} makes others. Each
+ * is meant for the audience the try-out run configures ({@code application-tryout.yml}) and valid for the longest
+ * lifetime the service accepts, as a real identity provider's would be.
  * Only in the try-out profile, like {@link TryOutConfiguration}, which imports it.
  */
 @Configuration(proxyBeanMethods = false)
@@ -72,7 +76,10 @@ public class TryOutTokens {
     }
 
     @Bean
-    RouterFunction<ServerResponse> tryOutTokenEndpoint(JwtEncoder tryOutJwtEncoder) {
+    RouterFunction<ServerResponse> tryOutTokenEndpoint(JwtEncoder tryOutJwtEncoder,
+                                                       OAuth2ResourceServerProperties resourceServer,
+                                                       BearerTokenProperties tokens) {
+        List<String> audiences = resourceServer.getJwt().getAudiences();
         return RouterFunctions.route().GET("/try-out/token", request -> {
             UUID customer;
             try {
@@ -85,20 +92,23 @@ public class TryOutTokens {
                 return ServerResponse.badRequest().body("scope must be made of " + SCOPES + "\n");
             }
             return ServerResponse.ok().contentType(MediaType.TEXT_PLAIN)
-                    .body(mint(tryOutJwtEncoder, customer, scope) + "\n");
+                    .body(mint(tryOutJwtEncoder, customer, scope, audiences, tokens.maxTokenLifetime()) + "\n");
         }).build();
     }
 
-    private static String mint(JwtEncoder encoder, UUID customer, String scope) {
+    private static String mint(JwtEncoder encoder, UUID customer, String scope, List<String> audiences,
+                               Duration lifetime) {
         Instant now = Instant.now();
-        JwtClaimsSet claims = JwtClaimsSet.builder()
+        JwtClaimsSet.Builder claims = JwtClaimsSet.builder()
                 .issuer("ordering-service try-out run")
                 .subject(customer.toString())
-                .issuedAt(now).expiresAt(now.plus(Duration.ofHours(12)))
-                .claim("scope", scope)
-                .build();
-        return encoder.encode(JwtEncoderParameters.from(JwsHeader.with(SignatureAlgorithm.RS256).build(), claims))
-                .getTokenValue();
+                .issuedAt(now).expiresAt(now.plus(lifetime))
+                .claim("scope", scope);
+        if (!audiences.isEmpty()) {
+            claims.audience(audiences);
+        }
+        return encoder.encode(JwtEncoderParameters.from(JwsHeader.with(SignatureAlgorithm.RS256).build(),
+                claims.build())).getTokenValue();
     }
 
     private static KeyPair rsaKeys() {

@@ -7,6 +7,11 @@ import dev.bookstore.ordering.application.outbox.admin.DiscardParkedMessageUseCa
 import dev.bookstore.ordering.application.outbox.admin.InspectOutboxQuery;
 import dev.bookstore.ordering.application.outbox.admin.RequeueParkedMessagesUseCase;
 import dev.bookstore.ordering.application.outbox.admin.ResendPublishedMessagesUseCase;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import java.time.Instant;
@@ -37,12 +42,17 @@ import tools.jackson.databind.json.JsonMapper;
  * on the {@code ordering.audit} logger with the token's subject, and wakes the relays (this instance's at once,
  * the others' through PostgreSQL {@code NOTIFY}) for what it made pending.
  */
+@Tag(name = "Outbox administration", description = "Operators: parked messages, any message, and their repairs")
 @RestController
 @RequestMapping(path = "/admin/outbox", produces = MediaType.APPLICATION_JSON_VALUE)
 class OutboxAdminController {
 
     private static final Logger AUDIT = LoggerFactory.getLogger("ordering.audit");
     private static final String LIMIT_RANGE = "must be between 1 and " + InspectOutboxQuery.MAX_PAGE_SIZE;
+
+    /** The problem details schema of the description ({@code ProblemDocumentation}). */
+    private static final String PROBLEM = "#/components/schemas/Problem";
+    private static final String PROBLEM_JSON = MediaType.APPLICATION_PROBLEM_JSON_VALUE;
 
     private final InspectOutboxQuery inspect;
     private final RequeueParkedMessagesUseCase requeue;
@@ -63,8 +73,16 @@ class OutboxAdminController {
     }
 
     /** A parked message in the list: what an operator decides on. */
+    @Schema(requiredProperties = {"id", "aggregateType", "aggregateId", "type", "routingKey", "attempts", "lastError",
+            "parkedAt", "position"})
     record ParkedItem(UUID id, String aggregateType, String aggregateId, String type, String routingKey,
-                      int attempts, String lastError, Instant parkedAt, long position) {
+                      int attempts,
+                      @Schema(types = {"string", "null"}, description = "Why the last delivery failed")
+                      String lastError,
+                      @Schema(types = {"string", "null"}, format = "date-time",
+                              description = "When it was parked; null for rows parked before this was recorded")
+                      Instant parkedAt,
+                      @Schema(description = "Its place in the outbox; the after of the next page") long position) {
 
         static ParkedItem of(OutboxEntry entry) {
             var message = entry.message();
@@ -75,13 +93,33 @@ class OutboxAdminController {
     }
 
     /** {@code next}: the {@code after} of the next page, null on the last one. */
-    record ParkedPageResponse(List<ParkedItem> items, Long next) {
+    @Schema(requiredProperties = {"items", "next"})
+    record ParkedPageResponse(List<ParkedItem> items,
+                              @Schema(types = {"integer", "null"}, format = "int64",
+                                      description = "The after of the next page; null on the last one") Long next) {
     }
 
-    record MessageResponse(UUID id, String status, String aggregateType, String aggregateId, String type,
-                           String exchange, String routingKey, int attempts, String lastError, Instant occurredAt,
-                           Instant createdAt, Instant publishedAt, Instant parkedAt, long position,
-                           Map<String, String> headers, JsonNode payload) {
+    @Schema(requiredProperties = {"id", "status", "aggregateType", "aggregateId", "type", "exchange", "routingKey",
+            "attempts", "lastError", "occurredAt", "createdAt", "publishedAt", "parkedAt", "position", "headers",
+            "payload"})
+    record MessageResponse(UUID id,
+                           @Schema(allowableValues = {"PENDING", "PUBLISHED", "PARKED"}) String status,
+                           String aggregateType, String aggregateId, String type,
+                           String exchange, String routingKey, int attempts,
+                           @Schema(types = {"string", "null"}, description = "Why the last delivery failed")
+                           String lastError,
+                           Instant occurredAt, Instant createdAt,
+                           @Schema(types = {"string", "null"}, format = "date-time",
+                                   description = "When the broker confirmed it; null unless PUBLISHED")
+                           Instant publishedAt,
+                           @Schema(types = {"string", "null"}, format = "date-time",
+                                   description = "When it was parked; null unless PARKED")
+                           Instant parkedAt,
+                           long position,
+                           @Schema(description = "The AMQP headers it is sent with") Map<String, String> headers,
+                           @Schema(implementation = Object.class, types = {"object"},
+                                   description = "The event as sent, see docs/events")
+                           JsonNode payload) {
     }
 
     /** Which published messages to send again; see {@link ReplaySelection}. */
@@ -89,9 +127,13 @@ class OutboxAdminController {
     }
 
     /** How many messages an action made pending: the relay sends them shortly. */
+    @Schema(requiredProperties = "queued")
     record Queued(int queued) {
     }
 
+    @Operation(operationId = "parked", summary = "List parked messages",
+            description = "Messages the relay gave up on after too many failures, oldest first, a page at a time.")
+    @ApiResponse(responseCode = "200", description = "A page of parked messages")
     @GetMapping("/parked")
     ParkedPageResponse parked(@RequestParam(defaultValue = "0") @Min(value = 0, message = "must be 0 or more")
                               long after,
@@ -101,6 +143,13 @@ class OutboxAdminController {
         return new ParkedPageResponse(page.items().stream().map(ParkedItem::of).toList(), page.nextAfter());
     }
 
+    @Operation(operationId = "requeue", summary = "Requeue a parked message",
+            description = "Makes the parked message pending again, its attempts reset: the relay sends it shortly.")
+    @ApiResponse(responseCode = "202", description = "Queued: the relay sends it shortly")
+    @ApiResponse(responseCode = "404", description = "No outbox message has this id",
+            content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(ref = PROBLEM)))
+    @ApiResponse(responseCode = "409", description = "The message is not parked (any more)",
+            content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(ref = PROBLEM)))
     @PostMapping("/parked/{id}/requeue")
     @ResponseStatus(HttpStatus.ACCEPTED)
     Queued requeue(@PathVariable UUID id, Authentication operator) {
@@ -108,12 +157,22 @@ class OutboxAdminController {
         return changed(operator, "requeue", "id=" + id, 1);
     }
 
+    @Operation(operationId = "requeueAll", summary = "Requeue every parked message",
+            description = "Makes every parked message pending again, its attempts reset.")
+    @ApiResponse(responseCode = "202", description = "How many were queued")
     @PostMapping("/parked/requeue")
     @ResponseStatus(HttpStatus.ACCEPTED)
     Queued requeueAll(Authentication operator) {
         return changed(operator, "requeue-all", "parked", requeue.requeueAll());
     }
 
+    @Operation(operationId = "discard", summary = "Discard a parked message",
+            description = "Deletes the parked message: it is never sent.")
+    @ApiResponse(responseCode = "204", description = "Discarded")
+    @ApiResponse(responseCode = "404", description = "No outbox message has this id",
+            content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(ref = PROBLEM)))
+    @ApiResponse(responseCode = "409", description = "The message is not parked (any more)",
+            content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(ref = PROBLEM)))
     @DeleteMapping("/parked/{id}")
     @ResponseStatus(HttpStatus.NO_CONTENT)
     void discard(@PathVariable UUID id, Authentication operator) {
@@ -121,6 +180,11 @@ class OutboxAdminController {
         AUDIT.info("outbox discard id={} by={}", id, operator.getName());
     }
 
+    @Operation(operationId = "message", summary = "Read an outbox message",
+            description = "Any outbox message, pending, published or parked, with its headers and payload.")
+    @ApiResponse(responseCode = "200", description = "The message")
+    @ApiResponse(responseCode = "404", description = "No outbox message has this id",
+            content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(ref = PROBLEM)))
     @GetMapping("/messages/{id}")
     MessageResponse message(@PathVariable UUID id) {
         OutboxEntry entry = inspect.message(id);
@@ -131,6 +195,14 @@ class OutboxAdminController {
                 message.position(), message.headers(), json.readTree(message.payload()));
     }
 
+    @Operation(operationId = "resend", summary = "Send a published message again",
+            description = "Makes a published message pending again; consumers drop the duplicate by its message id "
+                    + "unless they have forgotten it.")
+    @ApiResponse(responseCode = "202", description = "Queued: the relay sends it shortly")
+    @ApiResponse(responseCode = "404", description = "No outbox message has this id",
+            content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(ref = PROBLEM)))
+    @ApiResponse(responseCode = "409", description = "The message is not published (yet)",
+            content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(ref = PROBLEM)))
     @PostMapping("/messages/{id}/resend")
     @ResponseStatus(HttpStatus.ACCEPTED)
     Queued resend(@PathVariable UUID id, Authentication operator) {
@@ -138,6 +210,10 @@ class OutboxAdminController {
         return changed(operator, "resend", "id=" + id, 1);
     }
 
+    @Operation(operationId = "replay", summary = "Send published messages again",
+            description = "Makes the published messages of one aggregate, or of a time range, pending again; a "
+                    + "selection wider than the configured bounds is refused with 400.")
+    @ApiResponse(responseCode = "202", description = "How many were queued")
     @PostMapping(path = "/replay", consumes = MediaType.APPLICATION_JSON_VALUE)
     @ResponseStatus(HttpStatus.ACCEPTED)
     Queued replay(@RequestBody ReplayRequest request, Authentication operator) {

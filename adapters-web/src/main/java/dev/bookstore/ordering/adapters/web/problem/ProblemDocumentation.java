@@ -29,8 +29,9 @@ import org.springframework.stereotype.Component;
  * The error side of the API description: the problem details body ({@link ProblemDetailsAdvice},
  * {@link WebSecurityConfiguration}) as a schema, one reusable response per kind of problem, and the defaults
  * every operation gets: it needs a bearer token (401 without one, 403 without the scope) and answers 400 to a
- * bad request. An operation that says nothing about security is an operator's ({@code orders.admin}), as in the
- * filter chain, where every request not matched otherwise needs that scope.
+ * bad request; one that takes a body answers 413 to one too large and 415 to one that is not JSON. An operation
+ * that says nothing about security is an operator's ({@code orders.admin}), as in the filter chain, where every
+ * request not matched otherwise needs that scope.
  */
 @Component
 public class ProblemDocumentation implements GlobalOpenApiCustomizer {
@@ -44,6 +45,7 @@ public class ProblemDocumentation implements GlobalOpenApiCustomizer {
     public static final String NOT_FOUND = "NotFound";
     public static final String CONFLICT = "Conflict";
     public static final String CONTENT_TOO_LARGE = "ContentTooLarge";
+    public static final String UNSUPPORTED_MEDIA_TYPE = "UnsupportedMediaType";
     public static final String IDEMPOTENCY_KEY_REUSED = "IdempotencyKeyReused";
     public static final String SERVICE_UNAVAILABLE = "ServiceUnavailable";
 
@@ -81,8 +83,9 @@ public class ProblemDocumentation implements GlobalOpenApiCustomizer {
         Map<String, ApiResponse> responses = new LinkedHashMap<>();
         responses.put(INVALID_REQUEST, problem("The request is malformed or has invalid fields (listed in "
                 + "`errors`); nothing was changed."));
-        responses.put(UNAUTHORIZED, problem("The bearer token is missing, expired or not signed by a trusted key.")
-                .addHeaderObject("WWW-Authenticate", new Header().schema(new StringSchema())
+        responses.put(UNAUTHORIZED, problem("The bearer token is missing, expired, not meant for this service (`aud`), "
+                + "without `exp`, valid for longer than the service allows, or not signed by a trusted key.")
+                .addHeaderObject("WWW-Authenticate", new Header().schema(new StringSchema()).required(true)
                         .description("`Bearer`, with the RFC 6750 error when a token was sent")));
         responses.put(FORBIDDEN, problem("The token lacks the scope this needs, or names another customer."));
         responses.put(NOT_FOUND, problem("No such order, or not one the caller may see (another customer's order "
@@ -94,6 +97,8 @@ public class ProblemDocumentation implements GlobalOpenApiCustomizer {
                         .description("Seconds to wait before asking again for the first request's outcome")));
         responses.put(CONTENT_TOO_LARGE, problem("The request body exceeds %d bytes."
                 .formatted(WebConfiguration.MAX_BODY.toBytes())));
+        responses.put(UNSUPPORTED_MEDIA_TYPE, problem("The request body is not `application/json`; nothing was "
+                + "changed."));
         responses.put(IDEMPOTENCY_KEY_REUSED, problem("The Idempotency-Key was already used for a different "
                 + "request; nothing was changed."));
         responses.put(SERVICE_UNAVAILABLE, problem("The service cannot take this now: its database is unreachable "
@@ -130,6 +135,11 @@ public class ProblemDocumentation implements GlobalOpenApiCustomizer {
         responses.putIfAbsent("400", reference(INVALID_REQUEST));
         responses.putIfAbsent("401", reference(UNAUTHORIZED));
         responses.putIfAbsent("403", reference(FORBIDDEN));
+        if (operation.getRequestBody() != null) {
+            // RequestBodyLimitFilter and Spring MVC answer these before any controller, for every body
+            responses.putIfAbsent("413", reference(CONTENT_TOO_LARGE));
+            responses.putIfAbsent("415", reference(UNSUPPORTED_MEDIA_TYPE));
+        }
         operation.setResponses(responses);
     }
 

@@ -8,7 +8,11 @@ import java.io.IOException;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.security.oauth2.server.resource.autoconfigure.OAuth2ResourceServerProperties;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -27,6 +31,7 @@ import org.springframework.security.config.observation.SecurityObservationSettin
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
+import org.springframework.security.oauth2.jwt.JwtTimestampValidator;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationConverter;
 import org.springframework.security.oauth2.server.resource.web.BearerTokenAuthenticationEntryPoint;
 import org.springframework.security.oauth2.server.resource.web.access.BearerTokenAccessDeniedHandler;
@@ -40,7 +45,9 @@ import tools.jackson.databind.json.JsonMapper;
  * The service as an OAuth2 resource server: every call but health, info, the API description and the static
  * page (and the actuator on a separate management port) carries a JWT, verified with the key Boot's standard properties name
  * ({@code spring.security.oauth2.resourceserver.jwt.issuer-uri}, {@code jwk-set-uri} or
- * {@code public-key-location}).
+ * {@code public-key-location}), meant for this service ({@code aud}, Boot's {@code audiences}; the service does not
+ * start without it unless {@code ordering.security.accept-any-audience} is set) and short-lived ({@code exp}
+ * required, {@code exp - iat} at most {@code ordering.security.max-token-lifetime}; {@link TokenRules}).
  *
  * <ul>
  *   <li>scope {@code orders}: a customer, whose id is the token's subject, places orders as itself and reads and
@@ -49,11 +56,13 @@ import tools.jackson.databind.json.JsonMapper;
  *       ({@code /admin/**}), every operational endpoint and the actuator beyond health and info.</li>
  * </ul>
  *
- * A missing, expired or badly signed token answers 401 with {@code WWW-Authenticate}, a missing scope 403; both
- * as problem details. Stateless: no session, no cookie, so no CSRF token either.
+ * A missing, expired, foreign or badly signed token answers 401 with {@code WWW-Authenticate}, a missing scope
+ * 403; both as problem details. Stateless: no session, no cookie, so no CSRF token either.
  */
 @Configuration(proxyBeanMethods = false)
 public class WebSecurityConfiguration {
+
+    private static final Logger LOG = LoggerFactory.getLogger(WebSecurityConfiguration.class);
 
     private static final String CUSTOMER = "SCOPE_" + Caller.CUSTOMER_SCOPE;
     private static final String OPERATOR = "SCOPE_" + Caller.OPERATOR_SCOPE;
@@ -100,6 +109,21 @@ public class WebSecurityConfiguration {
         }
     }
 
+    @Bean
+    TokenRules tokenRules(OAuth2ResourceServerProperties resourceServer, BearerTokenProperties tokens) {
+        return new TokenRules(resourceServer.getJwt().getAudiences(), tokens.maxTokenLifetime(), tokens.clockSkew(),
+                Clock.systemUTC());
+    }
+
+    /**
+     * The expiry rule as a validator bean: Boot's decoder puts it beside its issuer and audience validators, in the
+     * place of Spring Security's default (60 s of skew, a token without {@code exp} accepted).
+     */
+    @Bean
+    JwtTimestampValidator tokenTimestampValidator(TokenRules tokenRules) {
+        return tokenRules.timestamps();
+    }
+
     /** Spring's firewall, its header checks behind a fast path for printable ASCII ({@link PrintableAsciiHeaders}). */
     @Bean
     WebSecurityCustomizer printableAsciiHeadersFirewall() {
@@ -109,13 +133,17 @@ public class WebSecurityConfiguration {
     @Bean
     SecurityFilterChain securityFilterChain(HttpSecurity http, ObjectProvider<JwtDecoder> jwtDecoder,
                                             ObjectProvider<JwtAuthenticationConverter> jwtConverter,
-                                            JsonMapper json, Environment environment) throws Exception {
+                                            TokenRules tokenRules,
+                                            OAuth2ResourceServerProperties resourceServerProperties,
+                                            BearerTokenProperties tokens, JsonMapper json, Environment environment)
+            throws Exception {
         JwtDecoder decoder = jwtDecoder.getIfAvailable();
         if (decoder == null) {
             throw new TokenKeyNotConfiguredException();
         }
-        JwtDecoder cachingDecoder = new CachingJwtDecoder(decoder, VERIFIED_TOKENS, VERIFIED_TOKEN_TTL,
-                Clock.systemUTC());
+        requireAudience(resourceServerProperties.getJwt().getAudiences(), tokens.acceptAnyAudience());
+        JwtDecoder cachingDecoder = new CachingJwtDecoder(decoder, tokenRules.all(), tokenRules.timestamps(),
+                VERIFIED_TOKENS, VERIFIED_TOKEN_TTL);
         // Boot's converter where its properties (authorities-claim-name, principal-claim-name, ...) made one
         CachingJwtAuthenticationConverter cachingConverter = new CachingJwtAuthenticationConverter(
                 jwtConverter.getIfAvailable(JwtAuthenticationConverter::new), VERIFIED_TOKENS);
@@ -153,6 +181,18 @@ public class WebSecurityConfiguration {
         return http.build();
     }
 
+    /** Tokens name the service they are meant for, unless the deployment says explicitly that any will do. */
+    static void requireAudience(List<String> audiences, boolean acceptAnyAudience) {
+        if (!audiences.isEmpty()) {
+            return;
+        }
+        if (!acceptAnyAudience) {
+            throw new TokenAudienceNotConfiguredException();
+        }
+        LOG.warn("Bearer tokens are accepted whatever their audience (ordering.security.accept-any-audience=true): "
+                + "a token the key's issuer made for another service is good here too");
+    }
+
     /**
      * Requests that arrive on {@code management.server.port}, when it is set apart from {@code server.port}: that
      * port serves the actuator only and is meant to be reachable only from inside the network (a Prometheus
@@ -183,7 +223,8 @@ public class WebSecurityConfiguration {
             return (request, response, exception) -> {
                 bearerEntryPoint.commence(request, response, exception);
                 write(request, response, HttpStatus.UNAUTHORIZED, "Authentication required",
-                        "A valid bearer token is required: it is missing, expired or not signed by a trusted key.");
+                        "A valid bearer token is required: it is missing, expired, not meant for this service or "
+                                + "not signed by a trusted key.");
             };
         }
 

@@ -19,14 +19,20 @@ class CachingJwtDecoderTest {
 
     private static final Instant NOW = Instant.parse("2026-12-02T10:00:00Z");
 
-    /** A decoder that accepts tokens starting with "good", expiring an hour after {@link #NOW}, and counts calls. */
+    private static final Duration SKEW = Duration.ofSeconds(30);
+
+    /**
+     * A decoder that accepts tokens starting with "good" (for this service, expiring an hour after {@link #NOW}) or
+     * "foreign" (for another service), and counts calls.
+     */
     private final List<String> decoded = new ArrayList<>();
     private final JwtDecoder verifying = token -> {
         decoded.add(token);
-        if (!token.startsWith("good")) {
+        if (!token.startsWith("good") && !token.startsWith("foreign")) {
             throw new BadJwtException("bad signature");
         }
         return Jwt.withTokenValue(token).header("alg", "RS256").subject("customer")
+                .audience(List.of(token.startsWith("good") ? "ordering-service" : "billing-api"))
                 .issuedAt(NOW).expiresAt(NOW.plus(Duration.ofHours(1))).build();
     };
     private Instant now = NOW;
@@ -46,7 +52,9 @@ class CachingJwtDecoderTest {
             return now;
         }
     };
-    private final CachingJwtDecoder decoder = new CachingJwtDecoder(verifying, 100, Duration.ofMinutes(1), clock);
+    private final TokenRules rules = new TokenRules(List.of("ordering-service"), Duration.ofHours(4), SKEW, clock);
+    private final CachingJwtDecoder decoder = new CachingJwtDecoder(verifying, rules.all(), rules.timestamps(), 100,
+            Duration.ofMinutes(1));
 
     @Test
     void theSameTokenIsVerifiedOnce() {
@@ -74,10 +82,19 @@ class CachingJwtDecoderTest {
     }
 
     @Test
-    void aRememberedTokenStillExpiresOnTime() {
+    void aTokenTheDelegateVerifiedButTheRulesRefuseIsRefusedAndNeverRemembered() {
+        assertThatThrownBy(() -> decoder.decode("foreign-1")).isInstanceOf(JwtValidationException.class)
+                .hasMessageContaining("not meant for this service");
+        assertThatThrownBy(() -> decoder.decode("foreign-1")).isInstanceOf(JwtValidationException.class);
+
+        assertThat(decoded).containsExactly("foreign-1", "foreign-1");
+    }
+
+    @Test
+    void aRememberedTokenStillExpiresOnTimeWithTheConfiguredSkew() {
         decoder.decode("good-1");
 
-        now = NOW.plus(Duration.ofHours(1)).plus(CachingJwtDecoder.CLOCK_SKEW);
+        now = NOW.plus(Duration.ofHours(1)).plus(SKEW);
         assertThat(decoder.decode("good-1").getSubject()).isEqualTo("customer");
 
         now = now.plusSeconds(1);
