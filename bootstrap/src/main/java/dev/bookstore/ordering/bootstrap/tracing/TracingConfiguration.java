@@ -11,7 +11,7 @@ import org.springframework.context.annotation.Configuration;
  * Tracing is Micrometer Tracing's (OpenTelemetry bridge, W3C propagation), configured by Spring Boot: the server
  * observation of each HTTP request continues the caller's {@code traceparent}. The service adds the request's
  * context as outbox headers ({@link MicrometerTraceContext}), the relay's publish span
- * ({@link TracingMessagePublisher}) and the response's {@code traceparent} (bootstrap.web).
+ * ({@link TracingMessagePublisher}) and the response's {@code traceparent} (adapters-web).
  */
 @Configuration(proxyBeanMethods = false)
 public class TracingConfiguration {

@@ -8,7 +8,7 @@ import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
 import java.security.interfaces.RSAPrivateKey;
 import java.security.interfaces.RSAPublicKey;
-import dev.bookstore.ordering.bootstrap.web.BearerTokenProperties;
+import dev.bookstore.ordering.adapters.web.security.BearerTokenProperties;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
