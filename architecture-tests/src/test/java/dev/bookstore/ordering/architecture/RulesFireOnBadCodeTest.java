@@ -11,6 +11,7 @@ import com.tngtech.archunit.lang.ArchRule;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
@@ -35,155 +36,184 @@ class RulesFireOnBadCodeTest {
     private static final JavaClasses BAD_CLASSES = new ClassFileImporter().importPackages(BAD.root());
     private static final JavaClasses GOOD_CLASSES = new ClassFileImporter().importPackages(GOOD.root());
 
-    // 1 ------------------------------------------------------------------------------------------------------
+    // dependencies --------------------------------------------------------------------------------------------
 
     @Test
     void aDomainClassThatUsesSpringBreaksDomainDependsOnlyOnTheJdk() {
-        assertFires(BAD.domainDependsOnlyOnTheJdk(),
+        assertFires(BAD.dependencies().domainDependsOnlyOnTheJdk(),
                 BAD_ROOT + ".domain.order.SpringAwareOrder",
                 "org.springframework.context.ApplicationEventPublisher",
                 BAD_ROOT + ".domain.order.OrderCache");
     }
 
-    // 2 ------------------------------------------------------------------------------------------------------
-
     @Test
     void applicationCodeThatUsesSpringOrJacksonBreaksApplicationDependsOnlyOnTheJdkAndTheDomain() {
-        assertFires(BAD.applicationDependsOnlyOnTheJdkAndTheDomain(),
+        assertFires(BAD.dependencies().applicationDependsOnlyOnTheJdkAndTheDomain(),
                 BAD_ROOT + ".application.outbox.RelayScheduler",
                 "org.springframework.scheduling.TaskScheduler",
                 "tools.jackson.databind.ObjectMapper");
     }
 
-    // 3 ------------------------------------------------------------------------------------------------------
-
     @Test
-    void adaptersThatCallEachOtherBreakAdaptersDoNotDependOnEachOther() {
-        assertFires(BAD.adaptersDoNotDependOnEachOther(),
+    void adaptersThatUseEachOtherBreakAdaptersDoNotDependOnEachOther() {
+        assertFires(BAD.dependencies().adaptersDoNotDependOnEachOther(),
                 BAD_ROOT + ".adapters.persistence.OutboxRelayTrigger",
-                BAD_ROOT + ".adapters.messaging.inbound.OrderListener");
+                BAD_ROOT + ".adapters.messaging.inbound.OrderListener",
+                BAD_ROOT + ".adapters.web.OutboxStatusController");
     }
 
     @Test
-    void persistenceThatAsksTheMessagingContractOrTheTracerBreaksAdaptersUseNoPortImplementedByAnotherAdapter() {
-        assertFires(BAD.adaptersUseNoPortImplementedByAnotherAdapter(),
-                "Class <" + BAD_ROOT + ".adapters.persistence.OutboxRowWriter> uses port <"
-                        + BAD_ROOT + ".application.port.out.WireContract>, implemented by <"
-                        + BAD_ROOT + ".adapters.messaging.outbound.RabbitWireContract>",
-                "Class <" + BAD_ROOT + ".adapters.persistence.OutboxRowWriter> uses port <"
-                        + BAD_ROOT + ".application.port.out.CurrentTrace>, implemented by <"
-                        + BAD_ROOT + ".bootstrap.config.MicrometerCurrentTrace>");
-        // implementing a port is not using it
-        assertDoesNotBlame(BAD.adaptersUseNoPortImplementedByAnotherAdapter(),
-                ".adapters.messaging.outbound.RabbitWireContract");
-    }
-
-    @Test
-    void aDomainClassThatHoldsAJpaEntityBreaksOnlyBootstrapDependsOnAdapters() {
-        assertFires(BAD.onlyBootstrapDependsOnAdapters(), BAD_ROOT + ".domain.order.OrderCache");
+    void aDomainClassThatHoldsAnAdapterRowBreaksOnlyBootstrapDependsOnAdapters() {
+        assertFires(BAD.dependencies().onlyBootstrapDependsOnAdapters(), BAD_ROOT + ".domain.order.OrderCache");
     }
 
     @Test
     void coreCodeThatReachesOutBreaksCoreDoesNotDependOnAdaptersOrBootstrap() {
-        assertFires(BAD.coreDoesNotDependOnAdaptersOrBootstrap(),
+        assertFires(BAD.dependencies().coreDoesNotDependOnAdaptersOrBootstrap(),
                 BAD_ROOT + ".domain.order.OrderCache",
                 BAD_ROOT + ".application.outbox.RelayScheduler");
     }
 
-    // 4 ------------------------------------------------------------------------------------------------------
-
     @Test
     void dependenciesAgainstTheDirectionAndClassesOutsideTheLayersBreakLayersPointInwards() {
-        assertFires(BAD.layersPointInwards(),
+        assertFires(BAD.dependencies().layersPointInwards(),
                 BAD_ROOT + ".domain.order.OrderCache",
                 BAD_ROOT + ".adapters.messaging.outbound.RabbitOrderPublisher",
-                BAD_ROOT + ".adapters.persistence.OutboxRelayTrigger",
-                BAD_ROOT + ".util.Strings");
-    }
-
-    // 5 ------------------------------------------------------------------------------------------------------
-
-    @Test
-    void aPublicServiceBreaksServicesArePackagePrivate() {
-        assertFires(BAD.servicesArePackagePrivate(), BAD_ROOT + ".application.service.CancelOrderService");
-        assertDoesNotBlame(BAD.servicesArePackagePrivate(), ".application.service.PlaceOrderService");
+                BAD_ROOT + ".util.Strings",
+                BAD_ROOT + ".adapters.SharedMapper");
     }
 
     @Test
-    void aControllerThatHoldsAServiceBreaksServicesAreUsedOnlyInsideTheApplication() {
-        assertFires(BAD.servicesAreUsedOnlyInsideTheApplication(),
-                BAD_ROOT + ".bootstrap.web.OrderController", "CancelOrderService");
+    void aRelayHelperThatHoldsAnAdapterClassBreaksBootstrapReachesAdaptersOnlyThroughItsWiring() {
+        ArchRule rule = BAD.dependencies().bootstrapReachesAdaptersOnlyThroughItsWiring();
+        assertFires(rule, BAD_ROOT + ".bootstrap.relay.RelayConnections",
+                BAD_ROOT + ".adapters.persistence.OutboxRowWriter");
+        assertDoesNotBlame(rule, ".bootstrap.config.Wiring");
     }
 
     @Test
-    void aServiceWithoutAUseCaseBreaksServicesImplementAPortIn() {
-        assertFires(BAD.servicesImplementAPortIn(), BAD_ROOT + ".application.service.ShipOrderService");
-        assertDoesNotBlame(BAD.servicesImplementAPortIn(), ".application.service.CancelOrderService");
+    void exemptClassesPassBootstrapReachesAdaptersOnlyThroughItsWiringByNameOnly() {
+        String relayConnections = BAD_ROOT + ".bootstrap.relay.RelayConnections";
+        ArchRule exempting = new OrderingArchitecture(BAD_ROOT, Set.of(relayConnections))
+                .dependencies().bootstrapReachesAdaptersOnlyThroughItsWiring();
+
+        assertThat(exempting.evaluate(BAD_CLASSES).hasViolation()).isFalse();
+        assertThat(exempting.getDescription()).contains("known violations being moved [" + relayConnections + "]");
     }
 
-    // 6 ------------------------------------------------------------------------------------------------------
+    // application ---------------------------------------------------------------------------------------------
 
     @Test
-    void aDrivingPortNamedOtherwiseBreaksPortInInterfacesAreUseCasesOrQueries() {
-        assertFires(BAD.portInInterfacesAreUseCasesOrQueries(), BAD_ROOT + ".application.port.in.OrderPlacer");
-        assertDoesNotBlame(BAD.portInInterfacesAreUseCasesOrQueries(), ".application.port.in.PlaceOrderUseCase");
-    }
-
-    @Test
-    void portsThatReferenceEachOtherBreakPortsInAndOutDoNotReferenceEachOther() {
-        assertFires(BAD.portsInAndOutDoNotReferenceEachOther(),
-                BAD_ROOT + ".application.port.in.OrderPlacer",
-                BAD_ROOT + ".application.port.out.OrderEvents");
+    void aServiceOfAMisnamedInterfaceBreaksServicesImplementAUseCase() {
+        ArchRule rule = BAD.application().servicesImplementAUseCase();
+        assertFires(rule, BAD_ROOT + ".application.ordering.ShipOrderService");
+        assertDoesNotBlame(rule, ".application.ordering.CancelOrderService");
     }
 
     @Test
-    void aDrivenPortNamedAfterATechnologyBreaksPortsOutAreNotNamedAfterTechnology() {
-        assertFires(BAD.portsOutAreNotNamedAfterTechnology(),
-                BAD_ROOT + ".application.port.out.JpaOrderStore",
-                BAD_ROOT + ".application.port.out.OutboxSQLStore");
-        assertDoesNotBlame(BAD.portsOutAreNotNamedAfterTechnology(), ".application.port.out.OrderRepository");
+    void aServiceThatImplementsAPortBreaksServicesImplementNoDrivenPort() {
+        ArchRule rule = BAD.application().servicesImplementNoDrivenPort();
+        assertFires(rule, BAD_ROOT + ".application.ordering.ShipOrderService");
+        assertDoesNotBlame(rule, ".application.ordering.PlaceOrderService");
     }
 
-    // 7 ------------------------------------------------------------------------------------------------------
+    @Test
+    void aJobThatBuildsItsServiceBreaksServicesAreConstructedOnlyByTheApplicationAndTheWiring() {
+        ArchRule rule = BAD.application().servicesAreConstructedOnlyByTheApplicationAndTheWiring();
+        assertFires(rule, BAD_ROOT + ".bootstrap.retention.RetentionJob",
+                BAD_ROOT + ".application.ordering.CancelOrderService.<init>()");
+        assertThat(messageOf(rule)).doesNotContain(".bootstrap.config.Wiring");
+    }
 
     @Test
-    void jpaInTheMessagingAdapterBreaksJpaOnlyInThePersistenceAdapter() {
-        assertFires(BAD.jpaOnlyInThePersistenceAdapter(),
-                BAD_ROOT + ".adapters.messaging.inbound.OrderListener", "jakarta.persistence.EntityManager");
+    void aControllerThatHoldsAServiceBreaksAdaptersDoNotReferenceServices() {
+        ArchRule rule = BAD.application().adaptersDoNotReferenceServices();
+        assertFires(rule, BAD_ROOT + ".adapters.web.CancelController", "CancelOrderService");
+        assertDoesNotBlame(rule, ".adapters.web.OrderController");
+    }
+
+    @Test
+    void useCasesAndPortsThatReferenceEachOtherBreakUseCasesAndDrivenPortsDoNotReferenceEachOther() {
+        assertFires(BAD.application().useCasesAndDrivenPortsDoNotReferenceEachOther(),
+                BAD_ROOT + ".application.ordering.ImportOrdersUseCase",
+                BAD_ROOT + ".application.ordering.OrderEvents");
+    }
+
+    @Test
+    void aDrivenPortNamedAfterATechnologyBreaksDrivenPortsAreNotNamedAfterTechnology() {
+        ArchRule rule = BAD.application().drivenPortsAreNotNamedAfterTechnology();
+        assertFires(rule, BAD_ROOT + ".application.ordering.JpaOrderStore",
+                BAD_ROOT + ".application.outbox.OutboxSQLStore");
+        assertDoesNotBlame(rule, ".application.ordering.OrderRepository");
+    }
+
+    @Test
+    void aPortFiledUnderPortOutBreaksNoPackageIsNamedInOrOut() {
+        ArchRule rule = BAD.application().noPackageIsNamedInOrOut();
+        assertFires(rule, BAD_ROOT + ".application.port.out.OrderArchive");
+        assertDoesNotBlame(rule, ".adapters.messaging.inbound.OrderListener");
+    }
+
+    // adapters ------------------------------------------------------------------------------------------------
+
+    @Test
+    void persistenceThatAsksTheMessagingContractOrTheTracerBreaksDrivenAdaptersUseNoPortImplementedElsewhere() {
+        ArchRule rule = BAD.adapters().drivenAdaptersUseNoPortImplementedElsewhere();
+        assertFires(rule,
+                "Class <" + BAD_ROOT + ".adapters.persistence.OutboxRowWriter> uses port <"
+                        + BAD_ROOT + ".application.outbox.WireContract>, implemented by <"
+                        + BAD_ROOT + ".adapters.messaging.outbound.RabbitWireContract>",
+                "Class <" + BAD_ROOT + ".adapters.persistence.OutboxRowWriter> uses port <"
+                        + BAD_ROOT + ".application.outbox.CurrentTrace>, implemented by <"
+                        + BAD_ROOT + ".bootstrap.config.MicrometerCurrentTrace>");
+        // implementing a port is not using it, and a driving adapter may use ports
+        assertDoesNotBlame(rule, ".adapters.messaging.outbound.RabbitWireContract");
+        assertDoesNotBlame(rule, ".adapters.messaging.inbound.OrderListener");
     }
 
     @Test
     void springAmqpInThePersistenceAdapterBreaksSpringAmqpOnlyInMessagingAndBootstrap() {
-        assertFires(BAD.springAmqpOnlyInMessagingAndBootstrap(),
-                BAD_ROOT + ".adapters.persistence.OutboxRelayTrigger", "org.springframework.amqp.core.AmqpTemplate");
-        assertDoesNotBlame(BAD.springAmqpOnlyInMessagingAndBootstrap(), ".adapters.messaging.outbound.RabbitOrderPublisher");
+        ArchRule rule = BAD.adapters().springAmqpOnlyInMessagingAndBootstrap();
+        assertFires(rule, BAD_ROOT + ".adapters.persistence.OutboxRelayTrigger",
+                "org.springframework.amqp.core.AmqpTemplate");
+        assertDoesNotBlame(rule, ".adapters.messaging.outbound.RabbitOrderPublisher");
     }
 
     @Test
-    void aRestControllerOutsideBootstrapWebBreaksSpringWebOnlyInBootstrapWeb() {
-        assertFires(BAD.springWebOnlyInBootstrapWeb(),
-                BAD_ROOT + ".bootstrap.config.StatusEndpoint", "org.springframework.web.bind.annotation.RestController");
-        assertDoesNotBlame(BAD.springWebOnlyInBootstrapWeb(), ".bootstrap.web.OrderController");
+    void aRestControllerInBootstrapBreaksHttpOnlyInTheWebAdapter() {
+        ArchRule rule = BAD.adapters().httpOnlyInTheWebAdapter();
+        assertFires(rule, BAD_ROOT + ".bootstrap.config.StatusEndpoint",
+                "org.springframework.web.bind.annotation.RestController");
+        assertDoesNotBlame(rule, ".adapters.web.OrderController");
     }
 
-    // 8 ------------------------------------------------------------------------------------------------------
+    @Test
+    void aControllerThatQueriesTheDatabaseBreaksWebAdapterUsesNoPersistenceMessagingOrBootstrap() {
+        ArchRule rule = BAD.adapters().webAdapterUsesNoPersistenceMessagingOrBootstrap();
+        assertFires(rule, BAD_ROOT + ".adapters.web.OutboxStatusController",
+                "org.springframework.jdbc.core.JdbcTemplate",
+                BAD_ROOT + ".adapters.persistence.OrderRow",
+                BAD_ROOT + ".bootstrap.config.OutboxProperties");
+        assertDoesNotBlame(rule, ".adapters.web.OrderController");
+    }
+
+    // domain model --------------------------------------------------------------------------------------------
 
     @Test
     void aPresentTenseEventAndAClassEventBreakDomainEventsArePastTenseRecords() {
-        assertFires(BAD.domainEventsArePastTenseRecords(),
-                BAD_ROOT + ".domain.order.OrderShipping",
-                BAD_ROOT + ".domain.order.OrderRefunded");
-        assertDoesNotBlame(BAD.domainEventsArePastTenseRecords(), ".domain.order.OrderPlaced");
+        ArchRule rule = BAD.domainModel().domainEventsArePastTenseRecords();
+        assertFires(rule, BAD_ROOT + ".domain.order.OrderShipping", BAD_ROOT + ".domain.order.OrderRefunded");
+        assertDoesNotBlame(rule, ".domain.order.OrderPlaced");
     }
 
     @Test
     void aPublicSetterBreaksDomainHasNoPublicSetters() {
-        assertFires(BAD.domainHasNoPublicSetters(), BAD_ROOT + ".domain.order.MutableOrder.setStatus");
+        assertFires(BAD.domainModel().domainHasNoPublicSetters(), BAD_ROOT + ".domain.order.MutableOrder.setStatus");
     }
 
     @Test
     void aPublicNonFinalFieldBreaksDomainHasNoPublicMutableFields() {
-        assertFires(BAD.domainHasNoPublicMutableFields(), BAD_ROOT + ".domain.order.MutableOrder.note");
+        assertFires(BAD.domainModel().domainHasNoPublicMutableFields(), BAD_ROOT + ".domain.order.MutableOrder.note");
     }
 
     // every rule ----------------------------------------------------------------------------------------------
@@ -213,8 +243,8 @@ class RulesFireOnBadCodeTest {
 
     @Test
     void architectureTestChecksEveryRuleOnce() {
-        String[] expected = new OrderingArchitecture(ArchitectureTest.ROOT).all().values().stream()
-                .map(ArchRule::getDescription).sorted().toArray(String[]::new);
+        String[] expected = new OrderingArchitecture(ArchitectureTest.ROOT, ArchitectureTest.KNOWN_VIOLATIONS_BEING_MOVED)
+                .all().values().stream().map(ArchRule::getDescription).sorted().toArray(String[]::new);
 
         String[] checked = Arrays.stream(ArchitectureTest.class.getDeclaredFields())
                 .filter(field -> field.isAnnotationPresent(ArchTest.class))
@@ -239,10 +269,7 @@ class RulesFireOnBadCodeTest {
     }
 
     private static void assertFires(ArchRule rule, String... expectedInMessage) {
-        assertThatThrownBy(() -> rule.check(BAD_CLASSES))
-                .isInstanceOf(AssertionError.class)
-                .hasMessageNotContaining("failed to check any classes")
-                .hasMessageContainingAll(expectedInMessage);
+        assertThat(messageOf(rule)).doesNotContain("failed to check any classes").contains(expectedInMessage);
     }
 
     /**
