@@ -47,9 +47,8 @@ class ModuleDocumentationTest {
         }
 
         assertThat(differences(read(committed), expected))
-                .as("docs/modules/ does not match the modules of the code (generated into %s). Refresh it with%n  %s%n"
-                        + "or copy the generated files over docs/modules/, and commit the change", root.relativize(generated),
-                        REFRESH_COMMAND)
+                .as("docs/modules/ does not match the modules of the code (generated into %s). Refresh it with%n"
+                        + "  %s%nand commit the change", root.relativize(generated), REFRESH_COMMAND)
                 .isEmpty();
     }
 

@@ -74,9 +74,12 @@ final class OrderingLayout {
         return javaClass.getPackageName().equals(root) || isInPackageOrBelow(javaClass, root + ".bootstrap");
     }
 
-    /** The adapter a class of {@code adapters.<name>..} belongs to: {@code <root>.adapters.<name>}. */
+    /** The adapter a class of {@code adapters.<name>..} belongs to: {@code <root>.adapters.<name>}; else its package. */
     String adapterOf(JavaClass javaClass) {
         String adaptersPackage = root + ".adapters";
+        if (!isAdapter(javaClass)) {
+            return javaClass.getPackageName();
+        }
         String rest = javaClass.getPackageName().substring(adaptersPackage.length() + 1);
         int dot = rest.indexOf('.');
         return adaptersPackage + "." + (dot < 0 ? rest : rest.substring(0, dot));
