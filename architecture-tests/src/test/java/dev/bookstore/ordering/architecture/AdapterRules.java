@@ -85,8 +85,8 @@ final class AdapterRules {
      * web adapter's job and stays allowed; talking to the database or the broker is not.
      */
     ArchRule webAdapterUsesNoPersistenceMessagingOrBootstrap() {
-        DescribedPredicate<JavaClass> otherAdapter = resideInAPackage(layout.adapters).and(not(resideInAPackage(layout.web)))
-                .as("belong to another adapter");
+        DescribedPredicate<JavaClass> otherAdapter = resideInAPackage(layout.adapters)
+                .and(not(resideInAPackage(layout.web))).as("belong to another adapter");
         return noClasses().that().resideInAPackage(layout.web)
                 .should().dependOnClassesThat(otherAdapter
                         .or(resideInAnyPackage(layout.bootstrap).as("belong to bootstrap"))

@@ -97,7 +97,8 @@ class ArchitectureTest {
             ADAPTERS.drivenAdaptersUseNoPortImplementedElsewhere();
 
     @ArchTest
-    static final ArchRule SPRING_AMQP_ONLY_IN_MESSAGING_AND_BOOTSTRAP = ADAPTERS.springAmqpOnlyInMessagingAndBootstrap();
+    static final ArchRule SPRING_AMQP_ONLY_IN_MESSAGING_AND_BOOTSTRAP =
+            ADAPTERS.springAmqpOnlyInMessagingAndBootstrap();
 
     @ArchTest
     static final ArchRule HTTP_ONLY_IN_THE_WEB_ADAPTER = ADAPTERS.httpOnlyInTheWebAdapter();

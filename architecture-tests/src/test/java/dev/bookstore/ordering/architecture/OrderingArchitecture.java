@@ -59,7 +59,8 @@ final class OrderingArchitecture {
     Map<String, ArchRule> all() {
         Map<String, ArchRule> rules = new LinkedHashMap<>();
         rules.put("domainDependsOnlyOnTheJdk", dependencies.domainDependsOnlyOnTheJdk());
-        rules.put("applicationDependsOnlyOnTheJdkAndTheDomain", dependencies.applicationDependsOnlyOnTheJdkAndTheDomain());
+        rules.put("applicationDependsOnlyOnTheJdkAndTheDomain",
+                dependencies.applicationDependsOnlyOnTheJdkAndTheDomain());
         rules.put("adaptersDoNotDependOnEachOther", dependencies.adaptersDoNotDependOnEachOther());
         rules.put("onlyBootstrapDependsOnAdapters", dependencies.onlyBootstrapDependsOnAdapters());
         rules.put("coreDoesNotDependOnAdaptersOrBootstrap", dependencies.coreDoesNotDependOnAdaptersOrBootstrap());
@@ -75,7 +76,8 @@ final class OrderingArchitecture {
                 application.useCasesAndDrivenPortsDoNotReferenceEachOther());
         rules.put("drivenPortsAreNotNamedAfterTechnology", application.drivenPortsAreNotNamedAfterTechnology());
         rules.put("noPackageIsNamedInOrOut", application.noPackageIsNamedInOrOut());
-        rules.put("drivenAdaptersUseNoPortImplementedElsewhere", adapters.drivenAdaptersUseNoPortImplementedElsewhere());
+        rules.put("drivenAdaptersUseNoPortImplementedElsewhere",
+                adapters.drivenAdaptersUseNoPortImplementedElsewhere());
         rules.put("springAmqpOnlyInMessagingAndBootstrap", adapters.springAmqpOnlyInMessagingAndBootstrap());
         rules.put("httpOnlyInTheWebAdapter", adapters.httpOnlyInTheWebAdapter());
         rules.put("webAdapterUsesNoPersistenceMessagingOrBootstrap",

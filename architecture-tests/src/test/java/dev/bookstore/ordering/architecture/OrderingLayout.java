@@ -74,7 +74,7 @@ final class OrderingLayout {
         return javaClass.getPackageName().equals(root) || isInPackageOrBelow(javaClass, root + ".bootstrap");
     }
 
-    /** The adapter a class of {@code adapters.<name>..} belongs to: {@code <root>.adapters.<name>}; else its package. */
+    /** The adapter of a class in {@code adapters.<name>..}: {@code <root>.adapters.<name>}; else its package. */
     String adapterOf(JavaClass javaClass) {
         String adaptersPackage = root + ".adapters";
         if (!isAdapter(javaClass)) {
@@ -86,7 +86,7 @@ final class OrderingLayout {
     }
 
     boolean isAdapter(JavaClass javaClass) {
-        return isInPackageOrBelow(javaClass, root + ".adapters") && !javaClass.getPackageName().equals(root + ".adapters");
+        return javaClass.getPackageName().startsWith(root + ".adapters.");
     }
 
     static boolean isInPackageOrBelow(JavaClass javaClass, String packageName) {

@@ -39,8 +39,10 @@ class RuleSetTest {
 
     @Test
     void architectureTestChecksEveryRuleOnce() {
-        String[] expected = new OrderingArchitecture(ArchitectureTest.ROOT, ArchitectureTest.KNOWN_VIOLATIONS_BEING_MOVED)
-                .all().values().stream().map(ArchRule::getDescription).sorted().toArray(String[]::new);
+        OrderingArchitecture production = new OrderingArchitecture(ArchitectureTest.ROOT,
+                ArchitectureTest.KNOWN_VIOLATIONS_BEING_MOVED);
+        String[] expected = production.all().values().stream().map(ArchRule::getDescription).sorted()
+                .toArray(String[]::new);
 
         String[] checked = Arrays.stream(ArchitectureTest.class.getDeclaredFields())
                 .filter(field -> field.isAnnotationPresent(ArchTest.class))
