@@ -1,9 +1,16 @@
 package dev.bookstore.ordering.architecture;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The architecture rules over every production class of the service (README.md says why each exists).
@@ -14,74 +21,113 @@ class ArchitectureTest {
 
     static final String ROOT = "dev.bookstore.ordering";
 
-    private static final OrderingArchitecture RULES = new OrderingArchitecture(ROOT);
+    /**
+     * Bootstrap classes outside its wiring package ({@code bootstrap.config}) that still use adapter classes or
+     * construct a service, and are being moved behind ports or into the wiring. The two bootstrap rules let exactly
+     * these pass, by name, and {@link #knownViolationsBeingMovedStillBreakTheRules} fails once one of them no longer
+     * breaks a rule, so the list only shrinks. Empty it when they have moved.
+     */
+    static final Set<String> KNOWN_VIOLATIONS_BEING_MOVED = Set.of(
+            ROOT + ".bootstrap.modulith.CustomerOrderSummaryListener",
+            ROOT + ".bootstrap.modulith.IncompletePublicationsResubmission",
+            ROOT + ".bootstrap.observability.ObservabilityConfiguration",
+            ROOT + ".bootstrap.observability.PostgresMaintenanceWarning",
+            ROOT + ".bootstrap.relay.OutboxNotificationListener",
+            ROOT + ".bootstrap.relay.RelayConnectionPool");
 
-    // 1. domain
+    private static final OrderingArchitecture RULES = new OrderingArchitecture(ROOT, KNOWN_VIOLATIONS_BEING_MOVED);
+    private static final DependencyRules DEPENDENCIES = RULES.dependencies();
+    private static final ApplicationRules APPLICATION = RULES.application();
+    private static final AdapterRules ADAPTERS = RULES.adapters();
+    private static final DomainModelRules DOMAIN_MODEL = RULES.domainModel();
+
+    // dependencies
     @ArchTest
-    static final ArchRule DOMAIN_DEPENDS_ONLY_ON_THE_JDK = RULES.domainDependsOnlyOnTheJdk();
+    static final ArchRule DOMAIN_DEPENDS_ONLY_ON_THE_JDK = DEPENDENCIES.domainDependsOnlyOnTheJdk();
 
-    // 2. application
     @ArchTest
     static final ArchRule APPLICATION_DEPENDS_ONLY_ON_THE_JDK_AND_THE_DOMAIN =
-            RULES.applicationDependsOnlyOnTheJdkAndTheDomain();
-
-    // 3. adapters
-    @ArchTest
-    static final ArchRule ADAPTERS_DO_NOT_DEPEND_ON_EACH_OTHER = RULES.adaptersDoNotDependOnEachOther();
+            DEPENDENCIES.applicationDependsOnlyOnTheJdkAndTheDomain();
 
     @ArchTest
-    static final ArchRule ADAPTERS_USE_NO_PORT_IMPLEMENTED_BY_ANOTHER_ADAPTER =
-            RULES.adaptersUseNoPortImplementedByAnotherAdapter();
+    static final ArchRule ADAPTERS_DO_NOT_DEPEND_ON_EACH_OTHER = DEPENDENCIES.adaptersDoNotDependOnEachOther();
 
     @ArchTest
-    static final ArchRule ONLY_BOOTSTRAP_DEPENDS_ON_ADAPTERS = RULES.onlyBootstrapDependsOnAdapters();
+    static final ArchRule ONLY_BOOTSTRAP_DEPENDS_ON_ADAPTERS = DEPENDENCIES.onlyBootstrapDependsOnAdapters();
 
     @ArchTest
     static final ArchRule CORE_DOES_NOT_DEPEND_ON_ADAPTERS_OR_BOOTSTRAP =
-            RULES.coreDoesNotDependOnAdaptersOrBootstrap();
-
-    // 4. direction of the layers
-    @ArchTest
-    static final ArchRule LAYERS_POINT_INWARDS = RULES.layersPointInwards();
-
-    // 5. services
-    @ArchTest
-    static final ArchRule SERVICES_ARE_PACKAGE_PRIVATE = RULES.servicesArePackagePrivate();
+            DEPENDENCIES.coreDoesNotDependOnAdaptersOrBootstrap();
 
     @ArchTest
-    static final ArchRule SERVICES_ARE_USED_ONLY_INSIDE_THE_APPLICATION =
-            RULES.servicesAreUsedOnlyInsideTheApplication();
+    static final ArchRule LAYERS_POINT_INWARDS = DEPENDENCIES.layersPointInwards();
 
     @ArchTest
-    static final ArchRule SERVICES_IMPLEMENT_A_PORT_IN = RULES.servicesImplementAPortIn();
+    static final ArchRule BOOTSTRAP_REACHES_ADAPTERS_ONLY_THROUGH_ITS_WIRING =
+            DEPENDENCIES.bootstrapReachesAdaptersOnlyThroughItsWiring();
 
-    // 6. ports
+    // application: use cases, services, driven ports
     @ArchTest
-    static final ArchRule PORT_IN_INTERFACES_ARE_USE_CASES_OR_QUERIES = RULES.portInInterfacesAreUseCasesOrQueries();
-
-    @ArchTest
-    static final ArchRule PORTS_IN_AND_OUT_DO_NOT_REFERENCE_EACH_OTHER = RULES.portsInAndOutDoNotReferenceEachOther();
+    static final ArchRule SERVICES_IMPLEMENT_A_USE_CASE = APPLICATION.servicesImplementAUseCase();
 
     @ArchTest
-    static final ArchRule PORTS_OUT_ARE_NOT_NAMED_AFTER_TECHNOLOGY = RULES.portsOutAreNotNamedAfterTechnology();
-
-    // 7. frameworks stay in their adapter
-    @ArchTest
-    static final ArchRule JPA_ONLY_IN_THE_PERSISTENCE_ADAPTER = RULES.jpaOnlyInThePersistenceAdapter();
+    static final ArchRule SERVICES_IMPLEMENT_NO_DRIVEN_PORT = APPLICATION.servicesImplementNoDrivenPort();
 
     @ArchTest
-    static final ArchRule SPRING_AMQP_ONLY_IN_MESSAGING_AND_BOOTSTRAP = RULES.springAmqpOnlyInMessagingAndBootstrap();
+    static final ArchRule SERVICES_ARE_CONSTRUCTED_ONLY_BY_THE_APPLICATION_AND_THE_WIRING =
+            APPLICATION.servicesAreConstructedOnlyByTheApplicationAndTheWiring();
 
     @ArchTest
-    static final ArchRule SPRING_WEB_ONLY_IN_BOOTSTRAP_WEB = RULES.springWebOnlyInBootstrapWeb();
-
-    // 8. domain model
-    @ArchTest
-    static final ArchRule DOMAIN_EVENTS_ARE_PAST_TENSE_RECORDS = RULES.domainEventsArePastTenseRecords();
+    static final ArchRule ADAPTERS_DO_NOT_REFERENCE_SERVICES = APPLICATION.adaptersDoNotReferenceServices();
 
     @ArchTest
-    static final ArchRule DOMAIN_HAS_NO_PUBLIC_SETTERS = RULES.domainHasNoPublicSetters();
+    static final ArchRule USE_CASES_AND_DRIVEN_PORTS_DO_NOT_REFERENCE_EACH_OTHER =
+            APPLICATION.useCasesAndDrivenPortsDoNotReferenceEachOther();
 
     @ArchTest
-    static final ArchRule DOMAIN_HAS_NO_PUBLIC_MUTABLE_FIELDS = RULES.domainHasNoPublicMutableFields();
+    static final ArchRule DRIVEN_PORTS_ARE_NOT_NAMED_AFTER_TECHNOLOGY =
+            APPLICATION.drivenPortsAreNotNamedAfterTechnology();
+
+    @ArchTest
+    static final ArchRule NO_PACKAGE_IS_NAMED_IN_OR_OUT = APPLICATION.noPackageIsNamedInOrOut();
+
+    // adapters
+    @ArchTest
+    static final ArchRule DRIVEN_ADAPTERS_USE_NO_PORT_IMPLEMENTED_ELSEWHERE =
+            ADAPTERS.drivenAdaptersUseNoPortImplementedElsewhere();
+
+    @ArchTest
+    static final ArchRule SPRING_AMQP_ONLY_IN_MESSAGING_AND_BOOTSTRAP =
+            ADAPTERS.springAmqpOnlyInMessagingAndBootstrap();
+
+    @ArchTest
+    static final ArchRule HTTP_ONLY_IN_THE_WEB_ADAPTER = ADAPTERS.httpOnlyInTheWebAdapter();
+
+    @ArchTest
+    static final ArchRule WEB_ADAPTER_USES_NO_PERSISTENCE_MESSAGING_OR_BOOTSTRAP =
+            ADAPTERS.webAdapterUsesNoPersistenceMessagingOrBootstrap();
+
+    // domain model
+    @ArchTest
+    static final ArchRule DOMAIN_EVENTS_ARE_PAST_TENSE_RECORDS = DOMAIN_MODEL.domainEventsArePastTenseRecords();
+
+    @ArchTest
+    static final ArchRule DOMAIN_HAS_NO_PUBLIC_SETTERS = DOMAIN_MODEL.domainHasNoPublicSetters();
+
+    @ArchTest
+    static final ArchRule DOMAIN_HAS_NO_PUBLIC_MUTABLE_FIELDS = DOMAIN_MODEL.domainHasNoPublicMutableFields();
+
+    /** The bootstrap rules without exemptions still blame each class in {@link #KNOWN_VIOLATIONS_BEING_MOVED}. */
+    @ArchTest
+    static void knownViolationsBeingMovedStillBreakTheRules(JavaClasses classes) {
+        OrderingArchitecture strict = new OrderingArchitecture(ROOT);
+        String violations = Stream.of(strict.dependencies().bootstrapReachesAdaptersOnlyThroughItsWiring(),
+                        strict.application().servicesAreConstructedOnlyByTheApplicationAndTheWiring())
+                .flatMap(rule -> rule.evaluate(classes).getFailureReport().getDetails().stream())
+                .collect(Collectors.joining("\n"));
+
+        assertThat(KNOWN_VIOLATIONS_BEING_MOVED).allSatisfy(name -> assertThat(violations)
+                .as("%s breaks no bootstrap rule any more: take it off KNOWN_VIOLATIONS_BEING_MOVED", name)
+                .containsPattern("(?m)^\\w+ <" + Pattern.quote(name) + "[.$>]"));
+    }
 }

@@ -2,7 +2,7 @@ package dev.bookstore.ordering.architecture;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.springframework.modulith.core.ApplicationModuleDetectionStrategy;
 import org.springframework.modulith.core.ApplicationModuleInformation;
@@ -12,43 +12,42 @@ import org.springframework.modulith.core.NamedInterfaces;
 /**
  * Spring Modulith's application modules of a hexagonal layout. By default Spring Modulith makes every direct
  * sub-package of the application's package a module whose API is that package alone; here the floors are
- * {@code domain}, {@code application}, {@code bootstrap}, and each adapter ({@code adapters.persistence},
- * {@code adapters.messaging}) is a module of its own. Registered in {@code META-INF/spring.factories}.
+ * {@code domain}, {@code application}, {@code bootstrap}, and every adapter ({@code adapters.persistence},
+ * {@code adapters.web}, any {@code adapters.<name>} added later) is a module of its own. Registered in
+ * {@code META-INF/spring.factories}.
  */
 public final class HexagonalModuleDetection implements ApplicationModuleDetectionStrategy {
 
-    static final List<String> MODULES = List.of("domain", "application", "adapters.persistence",
-            "adapters.messaging", "bootstrap");
+    /** A module's name relative to the root package. */
+    static final Pattern MODULE = Pattern.compile("domain|application|bootstrap|adapters\\.[^.]+");
+
+    private static final Pattern ADAPTER = Pattern.compile(".+\\.adapters\\.[^.]+");
 
     @Override
     public Stream<JavaPackage> getModuleBasePackages(JavaPackage root) {
-        return MODULES.stream().map(module -> root.getSubPackagesMatching((candidate, trailing) ->
-                        Objects.equals(candidate.getName(), root.getName() + "." + module)).findFirst().orElse(null))
-                .filter(Objects::nonNull);
+        return root.getSubPackagesMatching((candidate, trailingName) -> MODULE.matcher(trailingName).matches());
     }
 
     /**
-     * What each module offers the others, by sub-package (a named interface per package, named by it): the domain
-     * model; the application's ports, their values and the factory of its use cases; the adapters' classes that the
-     * bootstrap wires. Everything else in a module is internal: another module that uses it fails
-     * {@code ApplicationModules.verify()}.
+     * What the core offers the others, by sub-package (a named interface per package, named by it): the domain
+     * model, and the application's purposes with their use cases, ports and values. A package not listed is internal:
+     * another module that uses it fails {@code ApplicationModules.verify()}.
      */
     static final Map<String, List<String>> EXPOSED = Map.of(
             "domain", List.of("order", "shared"),
-            "application", List.of("port.in", "port.out", "outbox", "idempotency", "summary", "service"),
-            "adapters.persistence", List.of("outbox", "inbox", "modulith"),
-            "adapters.messaging", List.of("outbound", "inbound"),
-            "bootstrap", List.of());
+            "application", List.of("ordering", "outbox", "idempotency", "summary", "inbox"));
 
+    /** Every package of an adapter is open to the wiring, which constructs adapter classes from any of them. */
     @Override
     public NamedInterfaces detectNamedInterfaces(JavaPackage basePackage, ApplicationModuleInformation information) {
-        String module = MODULES.stream().filter(name -> basePackage.getName().endsWith("." + name)).findFirst()
-                .orElseThrow(() -> new IllegalStateException("not a module of this layout: " + basePackage));
-        List<String> exposed = EXPOSED.get(module);
-        if (exposed.isEmpty()) {
-            return NamedInterfaces.discoverNamedInterfaces(basePackage);
+        String name = basePackage.getName();
+        NamedInterfaces annotated = NamedInterfaces.discoverNamedInterfaces(basePackage);
+        if (ADAPTER.matcher(name).matches()) {
+            return annotated.and(NamedInterfaces.builder(basePackage).recursive().including(any -> true).build());
         }
-        return NamedInterfaces.discoverNamedInterfaces(basePackage)
-                .and(NamedInterfaces.builder(basePackage).recursive().matching(exposed).build());
+        List<String> exposed = EXPOSED.getOrDefault(name.substring(name.lastIndexOf('.') + 1), List.of());
+        return exposed.isEmpty()
+                ? annotated
+                : annotated.and(NamedInterfaces.builder(basePackage).recursive().matching(exposed).build());
     }
 }

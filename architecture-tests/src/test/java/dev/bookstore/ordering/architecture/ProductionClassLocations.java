@@ -2,26 +2,30 @@ package dev.bookstore.ordering.architecture;
 
 import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.junit.LocationProvider;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * Where the production classes are: each module's {@code target/classes}.
+ * Where the production classes are: the {@code target/classes} of every module the root {@code pom.xml} lists
+ * (except this one), so that a module added to the build is checked without a change here.
  *
  * <p>Not the classpath: the bootstrap module is repackaged into a Spring Boot jar whose classes sit under
- * {@code BOOT-INF/classes}, where a package scan of the classpath does not find them. The module directories
- * are found from Maven's {@code basedir} (Surefire runs with the architecture-tests module as base directory),
- * or from the working directory when a test is started elsewhere, e.g. from the reactor root in an IDE.
+ * {@code BOOT-INF/classes}, where a package scan of the classpath does not find them. The project root is found
+ * from Maven's {@code basedir} (Surefire runs with the architecture-tests module as base directory), or from the
+ * working directory when a test is started elsewhere, e.g. from the reactor root in an IDE.
  */
 public final class ProductionClassLocations implements LocationProvider {
 
-    /** Every production module, inside out. */
-    static final List<String> MODULES = List.of(
-            "ordering-domain", "ordering-application", "adapters-persistence", "adapters-messaging", "bootstrap");
+    static final String THIS_MODULE = "architecture-tests";
 
+    private static final Pattern MODULE = Pattern.compile("<module>\\s*([^<\\s]+)\\s*</module>");
     private static final Path CLASSES = Path.of("target", "classes");
 
     @Override
@@ -31,27 +35,28 @@ public final class ProductionClassLocations implements LocationProvider {
         return locations;
     }
 
-    /** The reactor root: the directory that holds every production module. */
+    /** The reactor root: the nearest directory whose {@code pom.xml} lists this module. */
     static Path projectRoot() {
         Path start = Path.of(System.getProperty("basedir", System.getProperty("user.dir"))).toAbsolutePath()
                 .normalize();
         for (Path candidate = start; candidate != null; candidate = candidate.getParent()) {
-            if (holdsEveryModule(candidate)) {
+            if (Files.isRegularFile(candidate.resolve("pom.xml")) && modulesOf(candidate).contains(THIS_MODULE)) {
                 return candidate;
             }
         }
-        throw new IllegalStateException("Cannot find the project root (a directory containing the modules "
-                + MODULES + ") from " + start + " or any parent; run the architecture tests with Maven from the "
+        throw new IllegalStateException("Cannot find the project root (a pom.xml listing the module "
+                + THIS_MODULE + ") from " + start + " or any parent; run the architecture tests with Maven from the "
                 + "project, or set -Dbasedir to the architecture-tests module directory");
     }
 
-    private static boolean holdsEveryModule(Path directory) {
-        return MODULES.stream().allMatch(module -> Files.isDirectory(directory.resolve(module)));
+    /** The production modules of the reactor at {@code projectRoot}, in the order its pom lists them. */
+    static List<String> productionModules(Path projectRoot) {
+        return modulesOf(projectRoot).stream().filter(module -> !module.equals(THIS_MODULE)).toList();
     }
 
-    /** Each module's compiled classes, failing with the module's name when one has not been compiled. */
+    /** Each production module's compiled classes, failing with the module's name when one has not been compiled. */
     static List<Path> classesDirectories(Path projectRoot) {
-        return MODULES.stream().map(module -> {
+        return productionModules(projectRoot).stream().map(module -> {
             Path directory = projectRoot.resolve(module).resolve(CLASSES);
             if (!Files.isDirectory(directory)) {
                 throw new IllegalStateException("Module '" + module + "' has no compiled classes: "
@@ -60,5 +65,18 @@ public final class ProductionClassLocations implements LocationProvider {
             }
             return directory;
         }).toList();
+    }
+
+    private static List<String> modulesOf(Path projectRoot) {
+        Path pom = projectRoot.resolve("pom.xml");
+        if (!Files.isRegularFile(pom)) {
+            return List.of();
+        }
+        try {
+            Matcher modules = MODULE.matcher(Files.readString(pom));
+            return modules.results().map(result -> result.group(1)).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

@@ -6,33 +6,56 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ProductionClassLocationsTest {
 
+    private static final String POM = """
+            <project>
+              <modules>
+                <module>ordering-domain</module>
+                <module>adapters-events</module>
+                <module>bootstrap</module>
+                <module>architecture-tests</module>
+              </modules>
+            </project>
+            """;
+
     @TempDir
     Path project;
 
     @Test
-    void findsTheClassesDirectoryOfEveryModule() throws IOException {
-        for (String module : ProductionClassLocations.MODULES) {
+    void findsTheClassesDirectoryOfEveryModuleTheRootPomListsButThisOne() throws IOException {
+        Files.writeString(project.resolve("pom.xml"), POM);
+        for (String module : List.of("ordering-domain", "adapters-events", "bootstrap")) {
             Files.createDirectories(project.resolve(module).resolve("target/classes"));
         }
 
         assertThat(ProductionClassLocations.classesDirectories(project))
-                .hasSize(ProductionClassLocations.MODULES.size())
-                .allSatisfy(directory -> assertThat(directory).isDirectory().endsWith(Path.of("target", "classes")));
+                .containsExactly(project.resolve("ordering-domain/target/classes"),
+                        project.resolve("adapters-events/target/classes"), project.resolve("bootstrap/target/classes"));
     }
 
     @Test
     void aModuleWithoutCompiledClassesFailsWithItsName() throws IOException {
-        for (String module : ProductionClassLocations.MODULES) {
-            Files.createDirectories(project.resolve(module).resolve(module.equals("bootstrap") ? "" : "target/classes"));
-        }
+        Files.writeString(project.resolve("pom.xml"), POM);
+        Files.createDirectories(project.resolve("ordering-domain/target/classes"));
+        Files.createDirectories(project.resolve("adapters-events"));
 
         assertThatThrownBy(() -> ProductionClassLocations.classesDirectories(project))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("Module 'bootstrap' has no compiled classes");
+                .hasMessageContaining("Module 'adapters-events' has no compiled classes");
+    }
+
+    /** Otherwise the reactor may build this module before one it checks, and the rules would read stale classes. */
+    @Test
+    void thisModuleDependsOnEveryProductionModule() throws IOException {
+        Path root = ProductionClassLocations.projectRoot();
+        String ownPom = Files.readString(root.resolve(ProductionClassLocations.THIS_MODULE).resolve("pom.xml"));
+
+        assertThat(ProductionClassLocations.productionModules(root)).isNotEmpty()
+                .allSatisfy(module -> assertThat(ownPom).contains("<artifactId>" + module + "</artifactId>"));
     }
 }
