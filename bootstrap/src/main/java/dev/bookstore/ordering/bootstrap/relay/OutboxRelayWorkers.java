@@ -7,8 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle;
@@ -26,8 +24,7 @@ import org.springframework.context.SmartLifecycle;
  *
  * <p><b>Graceful shutdown.</b> The workers stop in the phase of Spring Boot's web server graceful shutdown
  * ({@link WebServerGracefulShutdownLifecycle#SMART_LIFECYCLE_PHASE}), asynchronously, beside the requests still
- * being answered, and well before the connection factory and the data sources (the API's pool and the relay's own,
- * {@link RelayConnectionPool}) go away. Stopping interrupts no
+ * being answered, and well before the connection factory and the data sources go away. Stopping interrupts no
  * batch: each relay stops claiming ({@link RelayOutboxUseCase#stopClaiming()}), sends nothing more of its batch in
  * flight, waits at most the confirm timeout for the confirms of what it sent, records them and releases the rest
  * with no attempt counted. Idle workers are woken at once. A worker still busy after {@code stopTimeout} (a
@@ -44,27 +41,28 @@ public final class OutboxRelayWorkers implements SmartLifecycle {
     private final Duration pollIntervalWhenNotified;
     private final Duration brokerProbeInterval;
     private final Duration stopTimeout;
+    private final Runnable afterBusyRound;
     private final List<Thread> threads = new ArrayList<>();
     /** Counted down when the workers are told to stop: cuts every wait of theirs short. */
     private volatile CountDownLatch stopSignal = new CountDownLatch(0);
-    private final AtomicBoolean paused = new AtomicBoolean();
-    private final AtomicLong published = new AtomicLong();
     private volatile boolean running;
 
     /**
      * @param brokerProbeInterval the pause between two rounds while the broker is unavailable
      * @param stopTimeout how long a stop waits for the batches in flight: the confirm timeout and a margin for
      *                    recording their outcomes
+     * @param afterBusyRound told after every drain that claimed something: the outbox changed
      */
     public OutboxRelayWorkers(List<RelayOutboxUseCase> relays, RelayWakeUp wakeUp, Duration pollInterval,
                               Duration pollIntervalWhenNotified, Duration brokerProbeInterval,
-                              Duration stopTimeout) {
+                              Duration stopTimeout, Runnable afterBusyRound) {
         this.relays = List.copyOf(relays);
         this.wakeUp = wakeUp;
         this.pollInterval = pollInterval;
         this.pollIntervalWhenNotified = pollIntervalWhenNotified;
         this.brokerProbeInterval = brokerProbeInterval;
         this.stopTimeout = stopTimeout;
+        this.afterBusyRound = afterBusyRound;
     }
 
     @Override
@@ -89,13 +87,11 @@ public final class OutboxRelayWorkers implements SmartLifecycle {
         long seen = wakeUp.rings();
         while (running) {
             try {
-                if (paused.get()) {
-                    seen = wakeUp.await(seen, pollInterval);
-                    continue;
-                }
                 seen = wakeUp.rings();
                 RelayRound round = relay.drain();
-                published.addAndGet(round.published());
+                if (round.claimed() > 0) {
+                    afterBusyRound.run();
+                }
                 if (!running) {
                     return; // the batch in flight is settled; a ring before this check was seen, one after wakes
                 }
@@ -124,25 +120,6 @@ public final class OutboxRelayWorkers implements SmartLifecycle {
 
     private Duration idleWait(RelayRound round) {
         return wakeUp.otherInstancesRing() && round.retried() == 0 ? pollIntervalWhenNotified : pollInterval;
-    }
-
-    /** Stops publishing (claims nothing) until {@link #resume()}; for demonstrations and maintenance. */
-    public void pause() {
-        paused.set(true);
-    }
-
-    public void resume() {
-        paused.set(false);
-        wakeUp.ring();
-    }
-
-    public boolean isPaused() {
-        return paused.get();
-    }
-
-    /** Messages this instance's workers published since start. */
-    public long publishedSinceStart() {
-        return published.get();
     }
 
     /** Waits for {@code timeout} whatever rings, unless the workers are told to stop meanwhile. */

@@ -50,6 +50,7 @@ class OutboxRelayWorkersTest {
 
     private final Relay relay = new Relay();
     private final RelayWakeUp wakeUp = new RelayWakeUp();
+    private final AtomicInteger busyRounds = new AtomicInteger();
     private OutboxRelayWorkers workers;
 
     @AfterEach
@@ -61,7 +62,8 @@ class OutboxRelayWorkersTest {
 
     private void start(Duration probeInterval) {
         // poll intervals of an hour: only the probe interval can explain rounds following each other
-        workers = new OutboxRelayWorkers(List.of(relay), wakeUp, HOUR, HOUR, probeInterval, Duration.ofSeconds(5));
+        workers = new OutboxRelayWorkers(List.of(relay), wakeUp, HOUR, HOUR, probeInterval, Duration.ofSeconds(5),
+                busyRounds::incrementAndGet);
         workers.start();
     }
 

@@ -6,7 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import dev.bookstore.ordering.application.outbox.relay.DeliveryFailure;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
-import dev.bookstore.ordering.application.outbox.relay.OutboxStore;
+import dev.bookstore.ordering.application.outbox.OutboxRetention;
+import dev.bookstore.ordering.application.outbox.admin.OutboxStatistics;
+import dev.bookstore.ordering.application.outbox.relay.OutboxLeases;
+import java.util.Collection;
+import java.util.UUID;
 import dev.bookstore.ordering.application.testing.InMemoryOutboxStore.Row;
 import dev.bookstore.ordering.application.testing.InMemoryOutboxStore.Status;
 import java.time.Duration;
@@ -15,7 +19,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The fake must follow the {@code OutboxStore} contract the JDBC store follows ({@link OutboxStoreContract}), or
+ * The fake must follow the outbox ports' contract the JDBC store follows ({@link OutboxStoreContract}), or
  * the relay tests built on it prove nothing. Here too: what only the fake shows, its rows stamped by its clock to
  * the instant.
  */
@@ -26,8 +30,28 @@ class InMemoryOutboxStoreTest extends OutboxStoreContract {
     private final InMemoryOutboxStore store = new InMemoryOutboxStore(clock);
 
     @Override
-    protected OutboxStore store() {
+    protected OutboxLeases leases() {
         return store;
+    }
+
+    @Override
+    protected OutboxRetention retention() {
+        return store;
+    }
+
+    @Override
+    protected OutboxStatistics statistics() {
+        return store;
+    }
+
+    @Override
+    protected void insert(OutboxMessage message) {
+        store.append(message);
+    }
+
+    @Override
+    protected int unpark(Collection<UUID> ids) {
+        return store.unpark(ids);
     }
 
     @Override
@@ -76,7 +100,7 @@ class InMemoryOutboxStoreTest extends OutboxStoreContract {
         append("order-a");
         clock.advance(Duration.ofSeconds(5));
 
-        assertThat(store.stats()).isEqualTo(new OutboxStats(1, 0, 0, Duration.ofSeconds(5)));
+        assertThat(store.count()).isEqualTo(new OutboxStats(1, 0, 0, Duration.ofSeconds(5)));
     }
 
     @Test

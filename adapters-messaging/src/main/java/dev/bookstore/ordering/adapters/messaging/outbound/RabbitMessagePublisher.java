@@ -133,11 +133,6 @@ public final class RabbitMessagePublisher implements MessagePublisher {
         }
     }
 
-    @Override
-    public List<PublishResult> publish(List<OutboxMessage> batch, Duration confirmTimeout) {
-        return publish(batch, confirmTimeout, () -> false);
-    }
-
     /**
      * Once {@code stopSending} answers true (checked before each message), the rest of the batch is not sent: each
      * unsent message is {@link Outcome#BROKER_UNAVAILABLE} ("not sent"), and the confirms of the messages already

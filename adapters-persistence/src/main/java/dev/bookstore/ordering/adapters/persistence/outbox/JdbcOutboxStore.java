@@ -2,10 +2,12 @@ package dev.bookstore.ordering.adapters.persistence.outbox;
 
 import dev.bookstore.ordering.adapters.persistence.Database;
 import dev.bookstore.ordering.adapters.persistence.WriteBehind;
-import dev.bookstore.ordering.application.outbox.relay.DeliveryFailure;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
+import dev.bookstore.ordering.application.outbox.OutboxRetention;
+import dev.bookstore.ordering.application.outbox.admin.OutboxStatistics;
 import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
-import dev.bookstore.ordering.application.outbox.relay.OutboxStore;
+import dev.bookstore.ordering.application.outbox.relay.DeliveryFailure;
+import dev.bookstore.ordering.application.outbox.relay.OutboxLeases;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -31,13 +33,14 @@ import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * {@link OutboxStore} on plain JDBC with a dialect per database. Appending joins the caller's transaction (the
- * order's), written behind ({@link WriteBehind}: on PostgreSQL sent with the transaction's other inserts in one
- * round trip before its commit); every relay method is one auto-committed statement, so no transaction is open
- * while the relay waits for the broker.
+ * The outbox table on plain JDBC with a dialect per database: the relay's {@link OutboxLeases}, the retention job's
+ * {@link OutboxRetention}, the operator's {@link OutboxStatistics}, and the insert of {@link TransactionalOutboxWriter}.
+ * Appending joins the caller's transaction (the order's), written behind ({@link WriteBehind}: on PostgreSQL sent
+ * with the transaction's other inserts in one round trip before its commit); every other method is one
+ * auto-committed statement, so no transaction is open while the relay waits for the broker.
  */
 @Component
-public class JdbcOutboxStore implements OutboxStore {
+public class JdbcOutboxStore implements OutboxLeases, OutboxRetention, OutboxStatistics {
 
     private static final TypeReference<Map<String, String>> HEADERS = new TypeReference<>() {
     };
@@ -64,8 +67,7 @@ public class JdbcOutboxStore implements OutboxStore {
         return dialect.name();
     }
 
-    @Override
-    public void append(OutboxMessage message) {
+    void append(OutboxMessage message) {
         writes.write(dialect.insert(), dialect.id(message.id()), message.aggregateType(), message.aggregateId(),
                 message.type(), message.exchange(), message.routingKey(), message.payload(),
                 json.writeValueAsString(message.headers()), timestamp(message.occurredAt()));
@@ -134,8 +136,8 @@ public class JdbcOutboxStore implements OutboxStore {
         return ids.isEmpty() ? 0 : updateIds(dialect.release(), ids, owner);
     }
 
-    @Override
-    public int unpark(Collection<UUID> ids) {
+    /** {@link JdbcOutboxAdministration#unpark}: the statement takes an id list, as the relay's outcomes do. */
+    int unpark(Collection<UUID> ids) {
         return ids.isEmpty() ? 0 : updateIds(dialect.unpark(), ids);
     }
 
@@ -171,7 +173,7 @@ public class JdbcOutboxStore implements OutboxStore {
     }
 
     @Override
-    public OutboxStats stats() {
+    public OutboxStats count() {
         return jdbc.queryForObject(dialect.stats(), (rs, row) -> {
             long oldestMillis = rs.getLong(4);
             long leaseEndMillis = rs.getLong(5);

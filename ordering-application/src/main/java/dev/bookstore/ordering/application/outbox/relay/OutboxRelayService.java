@@ -50,7 +50,7 @@ public final class OutboxRelayService implements RelayOutboxUseCase {
     private static final Duration WRITE_RETRY_INITIAL = Duration.ofMillis(50);
     private static final Duration WRITE_RETRY_MAX = Duration.ofSeconds(1);
 
-    private final OutboxStore outbox;
+    private final OutboxLeases outbox;
     private final MessagePublisher publisher;
     private final RelaySettings settings;
     private final Clock clock;
@@ -73,7 +73,7 @@ public final class OutboxRelayService implements RelayOutboxUseCase {
     /** Exchange and routing key pairs whose unroutable messages were counted as published and warned about once. */
     private final Set<String> reportedUnroutable = new HashSet<>();
 
-    public OutboxRelayService(OutboxStore outbox, MessagePublisher publisher, RelaySettings settings, Clock clock,
+    public OutboxRelayService(OutboxLeases outbox, MessagePublisher publisher, RelaySettings settings, Clock clock,
                        RelayMetrics metrics, BrokerBackpressure backpressure) {
         this.outbox = outbox;
         this.publisher = publisher;

@@ -1,8 +1,9 @@
-package dev.bookstore.ordering.bootstrap.relay;
+package dev.bookstore.ordering.adapters.persistence.outbox;
 
-import dev.bookstore.ordering.adapters.persistence.outbox.PostgresOutboxNotifications;
+import dev.bookstore.ordering.application.outbox.relay.RelayDoorbell;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -10,8 +11,9 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Rings the relay's doorbell when another instance commits outbox rows (PostgreSQL {@code NOTIFY}). On other
- * databases it does nothing and the poll interval is the only wake-up across instances.
+ * Rings the relay's doorbell when another instance commits outbox rows (PostgreSQL {@code NOTIFY}), from a thread
+ * of its own that waits on {@link PostgresOutboxNotifications}. While it cannot listen, it says so to the doorbell
+ * and the relay falls back on its poll.
  */
 public final class OutboxNotificationListener implements SmartLifecycle {
 
@@ -19,30 +21,27 @@ public final class OutboxNotificationListener implements SmartLifecycle {
 
     private final DataSource listenerDataSource;
     private final IntSupplier ownSenderPid;
-    private final RelayWakeUp wakeUp;
+    private final RelayDoorbell doorbell;
     private final Duration pollInterval;
     private volatile boolean running;
     private Thread thread;
     private PostgresOutboxNotifications notifications;
 
     /**
-     * @param listenerDataSource an unpooled data source, or null where the database has no NOTIFY
+     * @param listenerDataSource an unpooled data source: the listening connection is held for the life of the service
      * @param ownSenderPid       the backend pid of this instance's own notifier, whose notifications are skipped
      */
-    public OutboxNotificationListener(DataSource listenerDataSource, IntSupplier ownSenderPid, RelayWakeUp wakeUp,
+    public OutboxNotificationListener(DataSource listenerDataSource, IntSupplier ownSenderPid, RelayDoorbell doorbell,
                                       Duration pollInterval) {
         this.listenerDataSource = listenerDataSource;
         this.ownSenderPid = ownSenderPid;
-        this.wakeUp = wakeUp;
+        this.doorbell = doorbell;
         this.pollInterval = pollInterval;
     }
 
     @Override
     public synchronized void start() {
         running = true;
-        if (listenerDataSource == null) {
-            return;
-        }
         notifications = new PostgresOutboxNotifications(listenerDataSource, ownSenderPid);
         PostgresOutboxNotifications listening = notifications;
         thread = new Thread(() -> listen(listening), "outbox-notify-listener");
@@ -56,12 +55,12 @@ public final class OutboxNotificationListener implements SmartLifecycle {
             while (running) {
                 try {
                     if (notifications.await(pollInterval)) {
-                        wakeUp.ring();
+                        doorbell.ring();
                     }
-                    wakeUp.otherInstancesRing(true);
+                    doorbell.otherInstancesRing(true);
                     warned = false;
                 } catch (SQLException e) {
-                    wakeUp.otherInstancesRing(false);
+                    doorbell.otherInstancesRing(false);
                     if (!running) {
                         return;
                     }
@@ -70,7 +69,7 @@ public final class OutboxNotificationListener implements SmartLifecycle {
                                 e.toString());
                         warned = true;
                     }
-                    RelayWakeUp.pause(pollInterval);
+                    TimeUnit.NANOSECONDS.sleep(pollInterval.toNanos());
                 }
             }
         } catch (InterruptedException e) {
@@ -82,7 +81,7 @@ public final class OutboxNotificationListener implements SmartLifecycle {
     @Override
     public synchronized void stop() {
         running = false;
-        wakeUp.otherInstancesRing(false);
+        doorbell.otherInstancesRing(false);
         if (thread != null) {
             notifications.close();
             thread.interrupt();
