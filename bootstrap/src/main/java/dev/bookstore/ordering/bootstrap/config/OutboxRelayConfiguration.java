@@ -17,7 +17,7 @@ import dev.bookstore.ordering.application.outbox.relay.RelaySettings;
 import dev.bookstore.ordering.bootstrap.observability.OutboxStatsSnapshot;
 import dev.bookstore.ordering.bootstrap.relay.OutboxRelayWorkers;
 import dev.bookstore.ordering.bootstrap.relay.PendingMessagesWakeUp;
-import dev.bookstore.ordering.bootstrap.relay.RelayWakeUp;
+import dev.bookstore.ordering.application.outbox.relay.RelayWakeUp;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
 import java.net.UnknownHostException;

@@ -12,6 +12,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,8 +26,8 @@ import org.springframework.context.SmartLifecycle;
  * <p>While the outbox is quiet (the last count found nothing pending and the same numbers as the one before) the next
  * count waits {@code idle-refresh-interval} instead, so an idle instance costs the database a few transactions a
  * minute. A change on this instance ({@link #outboxChanged()}: a commit, a relay round, an operator's action) ends the
- * quiet interval at once: the next count comes at most {@code refresh-interval} later. Counts stay at least
- * {@code refresh-interval} apart, however many changes there are.
+ * quiet interval at once: the next count comes {@code refresh-interval} after the last one, at once after a long quiet
+ * spell. Counts stay at least {@code refresh-interval} apart, however many changes there are.
  *
  * <p>Its own thread, not the shared scheduler: a long retention run must not freeze the age that the health and the
  * alerts watch. When a count fails (the database is down), the last good numbers stay, with the failure beside them
@@ -48,11 +49,13 @@ public final class OutboxStatsSnapshot implements GetOutboxStatsQuery, SmartLife
     private final Duration interval;
     private final Duration idleInterval;
     private final Supplier<ScheduledExecutorService> schedulers;
+    private final LongSupplier nanoTime;
     private final List<Consumer<OutboxStats>> listeners = new CopyOnWriteArrayList<>();
     private volatile Snapshot current = new Snapshot(null, null, "not counted yet");
     /** Set by a change, cleared when a count starts: a change during a count keeps the next one soon. */
     private volatile boolean changed;
     private boolean quiet;
+    private long lastCountAt;
     private ScheduledExecutorService scheduler;
     private ScheduledFuture<?> next;
 
@@ -62,16 +65,20 @@ public final class OutboxStatsSnapshot implements GetOutboxStatsQuery, SmartLife
             Thread thread = new Thread(runnable, "outbox-stats");
             thread.setDaemon(true);
             return thread;
-        }));
+        }), System::nanoTime);
     }
 
-    /** @param schedulers makes the executor each {@link #start()} counts on */
+    /**
+     * @param schedulers makes the executor each {@link #start()} counts on
+     * @param nanoTime   that executor's clock
+     */
     OutboxStatsSnapshot(GetOutboxStatsQuery source, Duration interval, Duration idleInterval,
-                        Supplier<ScheduledExecutorService> schedulers) {
+                        Supplier<ScheduledExecutorService> schedulers, LongSupplier nanoTime) {
         this.source = Objects.requireNonNull(source, "source");
         this.interval = Objects.requireNonNull(interval, "interval");
         this.idleInterval = Objects.requireNonNull(idleInterval, "idleInterval");
         this.schedulers = Objects.requireNonNull(schedulers, "schedulers");
+        this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
     }
 
     /** Also hands every successful count to {@code listener}, on the snapshot's thread; it must not block. */
@@ -93,15 +100,19 @@ public final class OutboxStatsSnapshot implements GetOutboxStatsQuery, SmartLife
         changed = true;
         if (quiet) {
             quiet = false;
-            if (next != null && next.getDelay(TimeUnit.NANOSECONDS) > interval.toNanos() && next.cancel(false)) {
-                next = scheduler.schedule(this::countAndScheduleNext, interval.toNanos(), TimeUnit.NANOSECONDS);
+            long due = Math.max(0, lastCountAt + interval.toNanos() - nanoTime.getAsLong());
+            if (next != null && next.getDelay(TimeUnit.NANOSECONDS) > due && next.cancel(false)) {
+                next = scheduler.schedule(this::countAndScheduleNext, due, TimeUnit.NANOSECONDS);
             }
         }
     }
 
     /** Counts the outbox now; called every interval, and by tests that do not want to wait for it. */
     public void refresh() {
-        changed = false;
+        synchronized (this) {
+            changed = false;
+            lastCountAt = nanoTime.getAsLong();
+        }
         OutboxStats stats;
         try {
             stats = source.outboxStats();

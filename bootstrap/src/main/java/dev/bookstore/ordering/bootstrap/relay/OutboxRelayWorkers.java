@@ -1,5 +1,6 @@
 package dev.bookstore.ordering.bootstrap.relay;
 
+import dev.bookstore.ordering.application.outbox.relay.RelayWakeUp;
 import dev.bookstore.ordering.application.outbox.relay.RelayRound;
 import dev.bookstore.ordering.application.outbox.relay.RelayOutboxUseCase;
 import java.time.Duration;
@@ -13,23 +14,16 @@ import org.springframework.boot.web.server.context.WebServerGracefulShutdownLife
 import org.springframework.context.SmartLifecycle;
 
 /**
- * The threads that drive the relay use case: drain while there is work, then wait for the doorbell or the
- * poll interval. While the broker is away ({@link RelayOutboxUseCase#brokerUnavailable()}) a worker tries again
- * every {@code brokerProbeInterval}, however often the doorbell rings; such a round claims nothing and only asks
- * whether the broker can be reached (one connection attempt), so an outage costs one cheap probe per interval
- * rather than one attempt per order, and the broker's return is noticed within that interval. While other
- * instances' commits ring the doorbell too (PostgreSQL {@code NOTIFY}), an idle worker polls only at the longer
- * {@code pollIntervalWhenNotified}, as a safety net; after a round that scheduled retries it looks again after
- * the ordinary poll interval, so an early retry is not held back by the long one.
+ * The threads that drive the relay use case: drain while there is work, then wait for the doorbell or the poll
+ * interval. While the broker is away ({@link RelayOutboxUseCase#brokerUnavailable()}) a worker tries again every
+ * {@code brokerProbeInterval} whatever rings (a round then only probes the broker). While other instances' commits
+ * ring too (PostgreSQL {@code NOTIFY}), an idle worker polls only every {@code pollIntervalWhenNotified}, unless its
+ * last round scheduled retries.
  *
- * <p><b>Graceful shutdown.</b> The workers stop in the phase of Spring Boot's web server graceful shutdown
- * ({@link WebServerGracefulShutdownLifecycle#SMART_LIFECYCLE_PHASE}), asynchronously, beside the requests still
- * being answered, and well before the connection factory and the data sources go away. Stopping interrupts no
- * batch: each relay stops claiming ({@link RelayOutboxUseCase#stopClaiming()}), sends nothing more of its batch in
- * flight, waits at most the confirm timeout for the confirms of what it sent, records them and releases the rest
- * with no attempt counted. Idle workers are woken at once. A worker still busy after {@code stopTimeout} (a
- * database that does not answer) is interrupted, as the last resort; its leases expire. Keep
- * {@code spring.lifecycle.timeout-per-shutdown-phase} above the confirm timeout.
+ * <p>The workers stop in the phase of the web server's graceful shutdown, before the connection factory and the data
+ * sources go away, and interrupt no batch: each relay stops claiming, settles its batch in flight within the confirm
+ * timeout and releases the rest. A worker still busy after {@code stopTimeout} is interrupted; its leases expire.
+ * Keep {@code spring.lifecycle.timeout-per-shutdown-phase} above the confirm timeout.
  */
 public final class OutboxRelayWorkers implements SmartLifecycle {
 

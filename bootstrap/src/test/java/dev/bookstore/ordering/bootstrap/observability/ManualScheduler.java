@@ -22,6 +22,11 @@ final class ManualScheduler extends AbstractExecutorService implements Scheduled
     private long scheduled;
     private boolean shutdown;
 
+    /** This scheduler's clock, in nanoseconds. */
+    long nanoTime() {
+        return now;
+    }
+
     /** Moves time on by {@code duration}, running every task that falls due meanwhile, also those they schedule. */
     void advance(Duration duration) {
         long until = now + duration.toNanos();

@@ -1,5 +1,6 @@
 package dev.bookstore.ordering.bootstrap.relay;
 
+import dev.bookstore.ordering.application.outbox.relay.RelayWakeUp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -103,5 +104,20 @@ class OutboxRelayWorkersTest {
 
         await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
                 .until(() -> relay.rounds.get() == 1);
+    }
+
+    @Test
+    void onlyARoundThatClaimedSomethingIsToldAsAChangeOfTheOutbox() {
+        relay.brokerAway.set(false);
+        start(Duration.ofMillis(10));
+        await().atMost(Duration.ofSeconds(10)).until(() -> relay.rounds.get() >= 1);
+        wakeUp.ring();
+        await().atMost(Duration.ofSeconds(10)).until(() -> relay.rounds.get() >= 2);
+        assertThat(busyRounds).as("rounds that claimed nothing").hasValue(0);
+
+        relay.released.set(true); // the next round claims one message
+        wakeUp.ring();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> busyRounds.get() == 1);
     }
 }

@@ -1,7 +1,6 @@
 package dev.bookstore.ordering.adapters.messaging.outbound;
 
 import com.rabbitmq.client.AMQP;
-import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.ConfirmListener;
 import com.rabbitmq.client.ReturnListener;
 import com.rabbitmq.client.ShutdownListener;
@@ -23,53 +22,27 @@ import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
 
 /**
- * Publishes outbox batches to RabbitMQ with pipelined publisher confirms.
- *
- * <p>A batch goes out on <b>one channel</b> ({@link RabbitTemplate#invoke}): every message is published first,
- * then the publisher waits for all confirms against one deadline. The publisher settles confirms and returns
- * itself, on the client's channel underneath Spring AMQP's proxy (the connection factory has {@code SIMPLE}
- * confirms and no publisher returns, so that channel is a plain confirm-mode channel with no Spring AMQP listener
- * on it): for the batch it adds a {@link ConfirmListener}, a {@link ReturnListener} and a
- * {@link ShutdownListener}, notes {@link Channel#getNextPublishSeqNo()} of each message before its
- * {@code mandatory} {@link Channel#basicPublish}, settles each ack or nack (one or, with {@code multiple}, all up
- * to its tag) into that message's state, matches a {@code basic.return} to its message by {@code message_id}, and
- * removes the three listeners before the channel goes back to the connection factory's cache. (Spring AMQP's
- * {@code CORRELATED} confirms do the same bookkeeping with a {@code CorrelationData} per message, but hand every
- * confirm to a thread of an executor; settling on the connection's thread keeps the publisher close to a plain
- * client's rate.) The outcome of one message:
+ * Publishes outbox batches to RabbitMQ with pipelined publisher confirms: a batch goes out on one channel
+ * ({@link RabbitTemplate#invoke}), every message {@code mandatory}, then all confirms are awaited against one
+ * deadline. Confirms and returns are settled on the client's own channel by a {@link ConfirmListener}, a
+ * {@link ReturnListener} and a {@link ShutdownListener} (Spring AMQP's {@code CORRELATED} confirms hand each one to
+ * an executor thread, which cost about a fifth of the rate). One message's outcome:
  *
  * <ul>
- *   <li>ack, not returned → {@link Outcome#CONFIRMED}</li>
- *   <li>ack after a {@code basic.return} (RabbitMQ: no queue took the mandatory message) →
- *       {@link Outcome#RETURNED}. RabbitMQ sends the return before the ack on the same channel and the client
- *       calls the listeners for both frames in order on its connection thread, so the return is recorded before
- *       the ack settles the message; a return is never missed.</li>
- *   <li>nack (e.g. a queue at its length limit with {@code reject-publish}; Qpid Broker-J also nacks an
- *       unroutable mandatory message instead of returning it) → {@link Outcome#NACKED}</li>
- *   <li>no confirm before the deadline → {@link Outcome#TIMED_OUT}</li>
- *   <li>no connection, or the connection closed before the confirm (the shutdown listener wakes the waiting
- *       thread at once) → {@link Outcome#BROKER_UNAVAILABLE}</li>
- *   <li>the broker closed the channel because it refused something sent on it (e.g. 406 PRECONDITION_FAILED for
- *       an invalid header) → {@link Outcome#CHANNEL_CLOSED} for every message not answered before the close; the
- *       detail of the one published last before the close says so. The relay decides whom to charge.</li>
- *   <li>an exchange that does not exist → {@link Outcome#NACKED}, without publishing (see below)</li>
+ *   <li>ack → {@link Outcome#CONFIRMED}; ack after a {@code basic.return} (no queue took it; RabbitMQ sends the
+ *       return first on the same channel) → {@link Outcome#RETURNED}</li>
+ *   <li>nack (a full queue with {@code reject-publish}; Qpid nacks an unroutable message) → {@link Outcome#NACKED}</li>
+ *   <li>no confirm before the deadline → {@link Outcome#TIMED_OUT}; no connection, or it closed →
+ *       {@link Outcome#BROKER_UNAVAILABLE}</li>
+ *   <li>the broker closed the channel over something it refused (406) → {@link Outcome#CHANNEL_CLOSED} for every
+ *       unanswered message; the relay decides whom to charge</li>
  * </ul>
  *
- * <p><b>Missing exchanges.</b> RabbitMQ answers a publish to a missing exchange by closing the whole channel
- * (404), which would take every other unconfirmed message of the batch with it. So the first time the publisher
- * sees an exchange it checks it with a passive declare on a separate channel and remembers the ones that exist;
- * messages for a missing exchange are answered {@code NACKED} and never published. Should an exchange vanish
- * after that check, the broker still closes the channel mid-batch: the publisher then forgets what it knew,
- * checks again and publishes the unconfirmed rest once more on a fresh channel (within the same deadline;
- * messages that had reached a queue before the close may so be delivered twice, which the consumers' inbox
- * absorbs).
- *
- * <p>The pieces: {@link PublishingRound} does the channel I/O of one round and feeds a {@link ConfirmTracker} (the
- * confirm bookkeeping, plain Java); {@link RoundOutcomes} turns what the tracker saw into outcomes;
- * {@link ExchangeCheck} knows which exchanges exist; {@link AmqpProperties} builds the properties on the wire. This
- * class runs the rounds of a batch.
- *
- * <p>It never throws for a delivery problem; it is thread-safe, and each calling thread uses its own channel.
+ * <p>A publish to a missing exchange would close the channel and take the whole batch with it, so each exchange is
+ * checked once with a passive declare ({@link ExchangeCheck}) and messages for a missing one are {@code NACKED}
+ * unsent; one that vanishes later costs a second round of the unconfirmed rest on a fresh channel.
+ * {@link PublishingRound} does the channel I/O of a round, {@link ConfirmTracker} the bookkeeping,
+ * {@link RoundOutcomes} the outcomes. Never throws for a delivery problem; thread-safe, a channel per thread.
  */
 public final class RabbitMessagePublisher implements MessagePublisher {
 

@@ -74,19 +74,12 @@ public class JdbcOutboxStore implements OutboxLeases, OutboxRetention, OutboxSta
     }
 
     /**
-     * The SQL the relay's own connections run when they are made, if this database needs any: on PostgreSQL
-     * {@code SET synchronous_commit TO off}. The relay's statements (claim, mark published with the count, release,
-     * record failures) then commit without waiting for their WAL flush, which at a low rate is a flush of its own for
-     * every claim and every mark, each one a wait that the order's commit, flushing the same WAL, may queue behind.
-     *
-     * <p>Why no message can be lost by it: the order and its outbox row commit durably, on the API's connections. A
-     * database crash can lose only the last of the relay's commits, a tail of the WAL (the WAL is written in order, so
-     * never an earlier commit while keeping a later one): a lease, a mark or a failure undone. A row whose mark is
-     * undone is pending again and is published again with its message id, a duplicate that consumers drop in their
-     * inbox, as after any other crash between the broker's confirm and the mark; in ordered mode the rows of an
-     * aggregate are undone from the newest back, so they go out again in their order. Nothing is marked published
-     * that the broker has not confirmed. A crash of the service alone loses nothing: the commit has reached the
-     * database.
+     * The SQL the relay's own connections run when they are made, if any: on PostgreSQL
+     * {@code SET synchronous_commit TO off}, so a claim or a mark does not wait for a WAL flush of its own that the
+     * orders' commits may queue behind. It cannot lose a message: orders and their rows commit durably on the API's
+     * connections; a database crash can undo only the last relay commits (a lease, a mark), and an undone mark
+     * means one more publish of the same message id, which consumers drop as after any crash between confirm and
+     * mark. Nothing is marked published that the broker has not confirmed.
      */
     public Optional<String> relayConnectionSetup() {
         return dialect.relayConnectionSetup();

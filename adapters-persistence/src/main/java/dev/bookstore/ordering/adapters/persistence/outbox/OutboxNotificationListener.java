@@ -1,6 +1,6 @@
 package dev.bookstore.ordering.adapters.persistence.outbox;
 
-import dev.bookstore.ordering.application.outbox.relay.RelayDoorbell;
+import dev.bookstore.ordering.application.outbox.relay.RelayWakeUp;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -21,7 +21,7 @@ public final class OutboxNotificationListener implements SmartLifecycle {
 
     private final DataSource listenerDataSource;
     private final IntSupplier ownSenderPid;
-    private final RelayDoorbell doorbell;
+    private final RelayWakeUp doorbell;
     private final Duration pollInterval;
     private volatile boolean running;
     private Thread thread;
@@ -31,7 +31,7 @@ public final class OutboxNotificationListener implements SmartLifecycle {
      * @param listenerDataSource an unpooled data source: the listening connection is held for the life of the service
      * @param ownSenderPid       the backend pid of this instance's own notifier, whose notifications are skipped
      */
-    public OutboxNotificationListener(DataSource listenerDataSource, IntSupplier ownSenderPid, RelayDoorbell doorbell,
+    public OutboxNotificationListener(DataSource listenerDataSource, IntSupplier ownSenderPid, RelayWakeUp doorbell,
                                       Duration pollInterval) {
         this.listenerDataSource = listenerDataSource;
         this.ownSenderPid = ownSenderPid;

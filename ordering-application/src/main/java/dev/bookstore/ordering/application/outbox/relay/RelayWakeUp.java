@@ -1,15 +1,14 @@
-package dev.bookstore.ordering.bootstrap.relay;
+package dev.bookstore.ordering.application.outbox.relay;
 
-import dev.bookstore.ordering.application.outbox.relay.RelayDoorbell;
 import java.time.Duration;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The relay workers' doorbell: rung after a commit that wrote outbox rows; workers {@link #await} it between rounds.
- * A ring while nobody waits is remembered, so it is never lost.
+ * The relay workers' doorbell: rung for commits here and on other instances, and when the broker accepts publishing
+ * again; the workers {@link #await} it between rounds. A ring while nobody waits is remembered, so it is never lost.
  */
-public final class RelayWakeUp implements RelayDoorbell {
+public final class RelayWakeUp {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition rung = lock.newCondition();
@@ -21,12 +20,11 @@ public final class RelayWakeUp implements RelayDoorbell {
         return otherInstancesRing;
     }
 
-    @Override
+    /** Told by whatever hears other instances' commits whether it hears them now. */
     public void otherInstancesRing(boolean heard) {
         otherInstancesRing = heard;
     }
 
-    @Override
     public void ring() {
         lock.lock();
         try {
