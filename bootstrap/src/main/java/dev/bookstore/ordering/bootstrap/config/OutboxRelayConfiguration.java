@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.bookstore.ordering.adapters.messaging.outbound.BlockedConnections;
 import dev.bookstore.ordering.adapters.persistence.outbox.JdbcOutboxStore;
 import dev.bookstore.ordering.adapters.persistence.outbox.OutboxNotificationListener;
+import dev.bookstore.ordering.adapters.persistence.outbox.PostgresOutboxNotifications;
 import dev.bookstore.ordering.adapters.persistence.outbox.PostgresOutboxNotifier;
 import dev.bookstore.ordering.application.outbox.OutboxCommitListener;
 import dev.bookstore.ordering.application.outbox.relay.Backoff;
@@ -150,8 +151,8 @@ class OutboxRelayConfiguration {
                                                           OutboxProperties properties,
                                                           ObjectProvider<PostgresOutboxNotifier> notifier) {
         PostgresOutboxNotifier own = notifier.getIfAvailable();
-        return own == null ? null
-                : new OutboxNotificationListener(unpooled(dataSource), own::backendPid, wakeUp, properties.pollInterval());
+        return own == null ? null : new OutboxNotificationListener(
+                new PostgresOutboxNotifications(unpooled(dataSource), own::backendPid), wakeUp, properties.pollInterval());
     }
 
     /** Connections of their own, outside the pool: LISTEN and NOTIFY keep theirs for the life of the service. */

@@ -1,10 +1,11 @@
 package dev.bookstore.ordering.bootstrap.observability;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.PriorityQueue;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Delayed;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -17,9 +18,9 @@ import java.util.concurrent.TimeUnit;
  */
 final class ManualScheduler extends AbstractExecutorService implements ScheduledExecutorService {
 
-    private final PriorityQueue<Task> tasks = new PriorityQueue<>();
+    /** Sorted by due time; tasks due at the same time in the order they were scheduled. */
+    private final List<Task> tasks = new ArrayList<>();
     private long now;
-    private long scheduled;
     private boolean shutdown;
 
     /** This scheduler's clock, in nanoseconds. */
@@ -30,11 +31,11 @@ final class ManualScheduler extends AbstractExecutorService implements Scheduled
     /** Moves time on by {@code duration}, running every task that falls due meanwhile, also those they schedule. */
     void advance(Duration duration) {
         long until = now + duration.toNanos();
-        while (!tasks.isEmpty() && tasks.peek().due <= until) {
-            Task task = tasks.poll();
+        while (!tasks.isEmpty() && tasks.get(0).due <= until) {
+            Task task = tasks.remove(0);
             now = task.due;
-            task.done = true;
             task.command.run();
+            task.complete(null);
         }
         now = until;
     }
@@ -44,9 +45,18 @@ final class ManualScheduler extends AbstractExecutorService implements Scheduled
         if (shutdown) {
             throw new RejectedExecutionException("shut down");
         }
-        Task task = new Task(command, now + Math.max(0, unit.toNanos(delay)), scheduled++);
-        tasks.add(task);
+        Task task = new Task(command, now + Math.max(0, unit.toNanos(delay)));
+        int at = 0;
+        while (at < tasks.size() && tasks.get(at).due <= task.due) {
+            at++;
+        }
+        tasks.add(at, task);
         return task;
+    }
+
+    @Override
+    public void execute(Runnable command) {
+        schedule(command, 0, TimeUnit.NANOSECONDS);
     }
 
     @Override
@@ -62,11 +72,6 @@ final class ManualScheduler extends AbstractExecutorService implements Scheduled
     @Override
     public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay, TimeUnit unit) {
         throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public void execute(Runnable command) {
-        schedule(command, 0, TimeUnit.NANOSECONDS);
     }
 
     @Override
@@ -88,26 +93,22 @@ final class ManualScheduler extends AbstractExecutorService implements Scheduled
 
     @Override
     public boolean isTerminated() {
-        return shutdown;
+        return isShutdown();
     }
 
     @Override
     public boolean awaitTermination(long timeout, TimeUnit unit) {
-        return shutdown;
+        return isTerminated();
     }
 
-    private final class Task implements ScheduledFuture<Object> {
+    private final class Task extends CompletableFuture<Object> implements ScheduledFuture<Object> {
 
         final Runnable command;
         final long due;
-        final long order;
-        boolean done;
-        boolean cancelled;
 
-        Task(Runnable command, long due, long order) {
+        Task(Runnable command, long due) {
             this.command = command;
             this.due = due;
-            this.order = order;
         }
 
         @Override
@@ -117,38 +118,14 @@ final class ManualScheduler extends AbstractExecutorService implements Scheduled
 
         @Override
         public int compareTo(Delayed other) {
-            Task task = (Task) other;
-            return due != task.due ? Long.compare(due, task.due) : Long.compare(order, task.order);
+            return Long.compare(getDelay(TimeUnit.NANOSECONDS), other.getDelay(TimeUnit.NANOSECONDS));
         }
 
         @Override
         public boolean cancel(boolean mayInterruptIfRunning) {
-            if (done || cancelled) {
-                return false;
-            }
-            cancelled = true;
+            boolean cancelled = super.cancel(mayInterruptIfRunning);
             tasks.remove(this);
-            return true;
-        }
-
-        @Override
-        public boolean isCancelled() {
             return cancelled;
-        }
-
-        @Override
-        public boolean isDone() {
-            return done || cancelled;
-        }
-
-        @Override
-        public Object get() {
-            return null;
-        }
-
-        @Override
-        public Object get(long timeout, TimeUnit unit) {
-            return null;
         }
     }
 }

@@ -6,11 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import dev.bookstore.ordering.application.outbox.relay.DeliveryFailure;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
-import dev.bookstore.ordering.application.outbox.OutboxRetention;
-import dev.bookstore.ordering.application.outbox.admin.OutboxStatistics;
-import dev.bookstore.ordering.application.outbox.relay.OutboxLeases;
-import java.util.Collection;
-import java.util.UUID;
 import dev.bookstore.ordering.application.testing.InMemoryOutboxStore.Row;
 import dev.bookstore.ordering.application.testing.InMemoryOutboxStore.Status;
 import java.time.Duration;
@@ -23,35 +18,15 @@ import org.junit.jupiter.api.Test;
  * the relay tests built on it prove nothing. Here too: what only the fake shows, its rows stamped by its clock to
  * the instant.
  */
-class InMemoryOutboxStoreTest extends OutboxStoreContract {
+class InMemoryOutboxStoreTest extends OutboxStoreContract<InMemoryOutboxStore> {
 
     private final MutableClock clock = MutableClock.at("2025-03-14T09:00:00Z");
     private final Instant start = clock.instant();
     private final InMemoryOutboxStore store = new InMemoryOutboxStore(clock);
 
     @Override
-    protected OutboxLeases leases() {
-        return store;
-    }
-
-    @Override
-    protected OutboxRetention retention() {
-        return store;
-    }
-
-    @Override
-    protected OutboxStatistics statistics() {
-        return store;
-    }
-
-    @Override
-    protected void insert(OutboxMessage message) {
-        store.append(message);
-    }
-
-    @Override
-    protected int unpark(Collection<UUID> ids) {
-        return store.unpark(ids);
+    protected Outbox<InMemoryOutboxStore> outbox() {
+        return new Outbox<>(store, store::append, store::unpark);
     }
 
     @Override

@@ -4,8 +4,6 @@ import dev.bookstore.ordering.application.outbox.relay.RelayWakeUp;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntSupplier;
-import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -19,22 +17,16 @@ public final class OutboxNotificationListener implements SmartLifecycle {
 
     private static final Logger LOG = LoggerFactory.getLogger(OutboxNotificationListener.class);
 
-    private final DataSource listenerDataSource;
-    private final IntSupplier ownSenderPid;
+    private final PostgresOutboxNotifications notifications;
     private final RelayWakeUp doorbell;
     private final Duration pollInterval;
     private volatile boolean running;
     private Thread thread;
-    private PostgresOutboxNotifications notifications;
 
-    /**
-     * @param listenerDataSource an unpooled data source: the listening connection is held for the life of the service
-     * @param ownSenderPid       the backend pid of this instance's own notifier, whose notifications are skipped
-     */
-    public OutboxNotificationListener(DataSource listenerDataSource, IntSupplier ownSenderPid, RelayWakeUp doorbell,
+    /** @param pollInterval how long one wait for a notification lasts, and the pause after a failed one */
+    public OutboxNotificationListener(PostgresOutboxNotifications notifications, RelayWakeUp doorbell,
                                       Duration pollInterval) {
-        this.listenerDataSource = listenerDataSource;
-        this.ownSenderPid = ownSenderPid;
+        this.notifications = notifications;
         this.doorbell = doorbell;
         this.pollInterval = pollInterval;
     }
@@ -42,14 +34,12 @@ public final class OutboxNotificationListener implements SmartLifecycle {
     @Override
     public synchronized void start() {
         running = true;
-        notifications = new PostgresOutboxNotifications(listenerDataSource, ownSenderPid);
-        PostgresOutboxNotifications listening = notifications;
-        thread = new Thread(() -> listen(listening), "outbox-notify-listener");
+        thread = new Thread(this::listen, "outbox-notify-listener");
         thread.setDaemon(true);
         thread.start();
     }
 
-    private void listen(PostgresOutboxNotifications notifications) {
+    private void listen() {
         boolean warned = false;
         try (notifications) {
             while (running) {

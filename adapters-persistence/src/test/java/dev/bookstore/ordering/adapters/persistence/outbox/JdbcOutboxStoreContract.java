@@ -9,9 +9,6 @@ import dev.bookstore.ordering.adapters.persistence.inbox.JdbcInboxStore;
 import dev.bookstore.ordering.application.outbox.relay.DeliveryFailure;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
-import dev.bookstore.ordering.application.outbox.OutboxRetention;
-import dev.bookstore.ordering.application.outbox.admin.OutboxStatistics;
-import dev.bookstore.ordering.application.outbox.relay.OutboxLeases;
 import dev.bookstore.ordering.application.testing.OutboxStoreContract;
 import java.sql.Types;
 import java.time.Duration;
@@ -57,7 +54,7 @@ import tools.jackson.databind.json.JsonMapper;
  * line: the later messages of its aggregate wait until an operator unparks it (and it is published) — per
  * aggregate order is never given up silently. Without ordered mode a parked message holds back nothing.
  */
-abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
+abstract class JdbcOutboxStoreContract extends OutboxStoreContract<JdbcOutboxStore> {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
@@ -65,6 +62,7 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
     private JdbcTemplate jdbc;
     private TransactionTemplate transaction;
     private JdbcOutboxStore store;
+    private Outbox<JdbcOutboxStore> outbox;
     private JdbcInboxStore inbox;
     /** Occurrence times count up from here, so the rows of a test have a known order. */
     private Instant clock;
@@ -96,28 +94,8 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
     }
 
     @Override
-    protected OutboxLeases leases() {
-        return store;
-    }
-
-    @Override
-    protected OutboxRetention retention() {
-        return store;
-    }
-
-    @Override
-    protected OutboxStatistics statistics() {
-        return store;
-    }
-
-    @Override
-    protected void insert(OutboxMessage message) {
-        store.append(message);
-    }
-
-    @Override
-    protected int unpark(Collection<UUID> ids) {
-        return new JdbcOutboxAdministration(dataSource(), JSON).unpark(ids);
+    protected Outbox<JdbcOutboxStore> outbox() {
+        return outbox;
     }
 
     /** Moves every timestamp the relay compares with the database's now back by {@code duration}. */
@@ -151,6 +129,7 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
         jdbc.update("UPDATE outbox_published_count SET published = 0");
         transaction = new TransactionTemplate(new DataSourceTransactionManager(dataSource()));
         store = new JdbcOutboxStore(dataSource(), JSON);
+        outbox = new Outbox<>(store, store::append, new JdbcOutboxAdministration(dataSource(), JSON)::unpark);
         inbox = new JdbcInboxStore(dataSource());
         clock = Instant.now().minus(Duration.ofHours(1)).truncatedTo(ChronoUnit.SECONDS);
     }
