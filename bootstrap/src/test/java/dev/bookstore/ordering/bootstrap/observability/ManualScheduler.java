@@ -60,30 +60,20 @@ final class ManualScheduler extends AbstractExecutorService implements Scheduled
     }
 
     @Override
-    public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
-        throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period, TimeUnit unit) {
-        throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay, TimeUnit unit) {
-        throw new UnsupportedOperationException();
+    public List<Runnable> shutdownNow() {
+        shutdown = true;
+        tasks.clear();
+        return List.of();
     }
 
     @Override
     public void shutdown() {
-        shutdown = true;
-        tasks.clear();
+        shutdownNow();
     }
 
     @Override
-    public List<Runnable> shutdownNow() {
-        shutdown();
-        return List.of();
+    public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
+        throw new UnsupportedOperationException();
     }
 
     @Override
@@ -92,8 +82,19 @@ final class ManualScheduler extends AbstractExecutorService implements Scheduled
     }
 
     @Override
+    public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period, TimeUnit unit) {
+        throw new UnsupportedOperationException();
+    }
+
+    /** Nothing runs in the background: shut down is terminated. */
+    @Override
     public boolean isTerminated() {
         return isShutdown();
+    }
+
+    @Override
+    public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay, TimeUnit unit) {
+        throw new UnsupportedOperationException();
     }
 
     @Override
