@@ -9,7 +9,9 @@ import dev.bookstore.ordering.testing.TcpProxy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import dev.bookstore.ordering.bootstrap.observability.OutboxStatsSnapshot;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -80,6 +82,30 @@ class OutboxObservabilityIT {
         TcpProxy proxy = new TcpProxy(broker.host(), broker.port()).start();
         cleanup.add(proxy);
         return proxy;
+    }
+
+    @Test
+    void onAQuietInstanceAnOrderPlacedThereShowsAsPendingWithinTheRefreshIntervalNotTheIdleOne() {
+        // No relay here: only the order's commit can end the quiet interval.
+        ServiceInstance instance = start(broker.port(), Map.of(
+                "ordering.outbox.enabled", "false",
+                "ordering.outbox.stats.refresh-interval", "2s",
+                "ordering.outbox.stats.idle-refresh-interval", "5m"));
+        OutboxStatsSnapshot snapshot = instance.bean(OutboxStatsSnapshot.class);
+        Instant firstCount = snapshot.current().countedAt();
+        // the second count finds the same numbers: quiet, the next count is five minutes away
+        await().atMost(Duration.ofSeconds(10)).until(() -> !firstCount.equals(snapshot.current().countedAt()));
+        Instant quietSince = snapshot.current().countedAt();
+
+        assertThat(instance.http.postJson("/orders", HttpJson.orderJson(UUID.randomUUID().toString(), 1))
+                .status()).isEqualTo(201);
+        long placed = System.nanoTime();
+
+        await().atMost(Duration.ofSeconds(4)).pollInterval(Duration.ofMillis(50))
+                .until(() -> instance.http.get("/outbox/stats").json().get("pending").asLong() == 1);
+        System.out.printf("quiet instance: the order showed as pending %d ms after it was placed%n",
+                Duration.ofNanos(System.nanoTime() - placed).toMillis());
+        assertThat(Duration.between(quietSince, snapshot.current().countedAt())).isLessThan(Duration.ofMinutes(1));
     }
 
     @Test

@@ -302,14 +302,14 @@ class OutboxRelayIT {
         try (TcpProxy proxy = new TcpProxy(broker.host(), broker.port()).start()) {
             ServiceInstance first = start(proxy.port(), Map.of("ordering.outbox.batch-size", "100"));
             OutboxRelayWorkers workers = first.bean(OutboxRelayWorkers.class);
-            workers.pause();
+            workers.stop(); // no claim while the backlog is written
             jdbc.update("""
                     INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key,
                                                 payload, occurred_at)
                     SELECT gen_random_uuid(), 'order', gen_random_uuid()::text, 'bookstore.order-placed.v1', ?,
                            'order.placed', '{"orderId":"x"}'::jsonb, now()
                     FROM generate_series(1, ?)""", exchange, backlog);
-            workers.resume();
+            workers.start();
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(10))
                     .until(() -> count("status = 'PUBLISHED'") > 0);
 

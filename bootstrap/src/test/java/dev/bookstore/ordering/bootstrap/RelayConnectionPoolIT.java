@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
-import dev.bookstore.ordering.bootstrap.relay.RelayConnectionPool;
+import dev.bookstore.ordering.bootstrap.config.RelayConnectionPool;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -132,10 +132,10 @@ class RelayConnectionPoolIT {
     @Test
     void theRelayPoolTakesItsConfiguredSizeAndClosesWithTheService() {
         ServiceInstance instance = start(Map.of("ordering.outbox.relay-pool.maximum-size", "4"));
-        RelayConnectionPool relayPool = instance.bean(RelayConnectionPool.class);
-        assertThat(relayPool.poolName()).isEqualTo(RELAY_POOL);
-        assertThat(relayPool.maximumSize()).isEqualTo(4);
-        assertThat(relayPool.connectionInitSql()).as("on PostgreSQL, what JdbcOutboxStore asks of the relay's "
+        HikariDataSource relayPool = instance.bean(RelayConnectionPool.class).pool();
+        assertThat(relayPool.getPoolName()).isEqualTo(RELAY_POOL);
+        assertThat(relayPool.getMaximumPoolSize()).isEqualTo(4);
+        assertThat(relayPool.getConnectionInitSql()).as("on PostgreSQL, what JdbcOutboxStore asks of the relay's "
                 + "connections").isEqualTo("SET synchronous_commit TO off");
         assertThat(instance.bean(MeterRegistry.class).get("hikaricp.connections.max").tag("pool", RELAY_POOL)
                 .gauge().value()).isEqualTo(4.0);

@@ -2,7 +2,7 @@ package dev.bookstore.ordering.bootstrap;
 
 import dev.bookstore.ordering.OrderingApplication;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
-import dev.bookstore.ordering.bootstrap.relay.OutboxRelayWorkers;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -58,7 +58,7 @@ final class ServiceInstance implements AutoCloseable {
     }
 
     long publishedByThisInstance() {
-        return bean(OutboxRelayWorkers.class).publishedSinceStart();
+        return (long) bean(MeterRegistry.class).get("ordering.outbox.messages.published").counter().count();
     }
 
     @Override

@@ -2,17 +2,26 @@ package dev.bookstore.ordering.adapters.persistence;
 
 import java.util.List;
 import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.event.EventListener;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
 
 /**
- * Whether PostgreSQL maintains the tables that churn all day, rows inserted and then updated or deleted: the
- * outbox, the in-process event registry, the inbox and the idempotency keys. Autovacuum removes their dead rows
- * and keeps their statistics; without it both go stale for good. Measured on a server with autovacuum off (the CI
- * machine's): the relay's mark-published statement, prepared while the outbox was empty, kept a plan that scanned
- * the whole table on every batch, and the database spent 6.2 ms of CPU per order at 150 orders/s instead of 1.8 with
- * the tables vacuumed and analyzed every 30 s (docs/benchmarks.md).
+ * Warns once at start when PostgreSQL's autovacuum does not look after the tables that churn all day (the outbox,
+ * the event registry, the inbox, the idempotency keys): their dead rows pile up and their statistics go stale.
+ * Measured on a server with autovacuum off (the CI machine's): the relay's mark-published statement, prepared while
+ * the outbox was empty, kept a plan that scanned the whole table on every batch, and the database spent 6.2 ms of
+ * CPU per order at 150 orders/s instead of 1.8 with the tables vacuumed and analyzed every 30 s
+ * (docs/benchmarks.md). Nothing else changes: the service works, slower every hour.
  */
-public final class PostgresMaintenance {
+@Component
+class PostgresMaintenance {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresMaintenance.class);
 
     /**
      * The churning tables of the current schema that autovacuum does not look after: all of them while the server's
@@ -31,11 +40,34 @@ public final class PostgresMaintenance {
                                                            'autovacuum_enabled=no', 'autovacuum_enabled=0')))
              ORDER BY c.relname""";
 
-    private PostgresMaintenance() {
+    private final DataSource dataSource;
+
+    PostgresMaintenance(DataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    @EventListener(ApplicationReadyEvent.class)
+    void warnWhenAutovacuumLeavesTablesAlone() {
+        List<String> tables;
+        try {
+            if (Database.of(dataSource) != Database.POSTGRESQL) {
+                return;
+            }
+            tables = unmaintainedTables(dataSource);
+        } catch (DataAccessException | IllegalStateException e) {
+            LOG.debug("Could not check PostgreSQL's autovacuum settings", e);
+            return;
+        }
+        if (!tables.isEmpty()) {
+            LOG.warn("PostgreSQL's autovacuum does not look after {}: their dead rows pile up and their statistics "
+                    + "go stale, and the relay's statements come to scan the whole outbox. Turn autovacuum on "
+                    + "(the server's autovacuum and track_counts, and no autovacuum_enabled = false on these "
+                    + "tables), or run VACUUM (ANALYZE) on a schedule.", String.join(", ", tables));
+        }
     }
 
     /** The churning tables nothing vacuums or analyzes, by name; empty when autovacuum looks after all of them. */
-    public static List<String> unmaintainedTables(DataSource dataSource) {
+    static List<String> unmaintainedTables(DataSource dataSource) {
         return new JdbcTemplate(dataSource).queryForList(UNMAINTAINED_TABLES, String.class);
     }
 }

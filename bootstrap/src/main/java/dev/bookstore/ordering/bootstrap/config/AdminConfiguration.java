@@ -1,23 +1,25 @@
 package dev.bookstore.ordering.bootstrap.config;
 
+import dev.bookstore.ordering.application.outbox.OutboxCommitListener;
 import dev.bookstore.ordering.application.outbox.admin.DiscardParkedMessageService;
-import dev.bookstore.ordering.application.outbox.admin.InspectOutboxService;
-import dev.bookstore.ordering.application.outbox.admin.RequeueParkedMessagesService;
-import dev.bookstore.ordering.application.outbox.admin.ResendPublishedMessagesService;
-import dev.bookstore.ordering.application.outbox.admin.ReplayLimits;
 import dev.bookstore.ordering.application.outbox.admin.DiscardParkedMessageUseCase;
 import dev.bookstore.ordering.application.outbox.admin.InspectOutboxQuery;
-import dev.bookstore.ordering.application.outbox.admin.RequeueParkedMessagesUseCase;
-import dev.bookstore.ordering.application.outbox.admin.ResendPublishedMessagesUseCase;
+import dev.bookstore.ordering.application.outbox.admin.InspectOutboxService;
 import dev.bookstore.ordering.application.outbox.admin.OutboxAdministration;
-import dev.bookstore.ordering.application.outbox.relay.OutboxStore;
+import dev.bookstore.ordering.application.outbox.admin.ReplayLimits;
+import dev.bookstore.ordering.application.outbox.admin.RequeueParkedMessagesService;
+import dev.bookstore.ordering.application.outbox.admin.RequeueParkedMessagesUseCase;
+import dev.bookstore.ordering.application.outbox.admin.ResendPublishedMessagesService;
+import dev.bookstore.ordering.application.outbox.admin.ResendPublishedMessagesUseCase;
 import java.time.Clock;
+import java.util.List;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
  * The operator's outbox use cases behind {@code /admin/outbox}. No transaction around them: each change is one
- * auto-committed statement that names the state it expects (requeue-all is one statement per chunk).
+ * auto-committed statement that names the state it expects (requeue-all is one statement per chunk). Each change is
+ * told to the {@link OutboxCommitListener}s, as an order's commit is: the relays wake, the statistics follow.
  */
 @Configuration(proxyBeanMethods = false)
 class AdminConfiguration {
@@ -29,22 +31,29 @@ class AdminConfiguration {
 
     @Bean
     RequeueParkedMessagesUseCase requeueParkedMessagesUseCase(OutboxAdministration administration,
-                                                              OutboxStore outbox, AdminProperties properties) {
-        return new RequeueParkedMessagesService(administration,
-                outbox, properties.requeueChunk());
+                                                              List<OutboxCommitListener> listeners,
+                                                              AdminProperties properties) {
+        return new RequeueParkedMessagesService(administration, all(listeners), properties.requeueChunk());
     }
 
     @Bean
-    DiscardParkedMessageUseCase discardParkedMessageUseCase(OutboxAdministration administration) {
-        return new DiscardParkedMessageService(administration);
+    DiscardParkedMessageUseCase discardParkedMessageUseCase(OutboxAdministration administration,
+                                                            List<OutboxCommitListener> listeners) {
+        return new DiscardParkedMessageService(administration, all(listeners));
     }
 
     /** A replay reaches back no further than published messages are kept ({@code ordering.outbox.retention}). */
     @Bean
     ResendPublishedMessagesUseCase resendPublishedMessagesUseCase(OutboxAdministration administration,
                                                                   AdminProperties admin, OutboxProperties outbox,
-                                                                  Clock clock) {
+                                                                  Clock clock, List<OutboxCommitListener> listeners) {
         return new ResendPublishedMessagesService(administration,
-                new ReplayLimits(admin.replayMaxMessages(), admin.replayMaxWindow(), outbox.retention()), clock);
+                new ReplayLimits(admin.replayMaxMessages(), admin.replayMaxWindow(), outbox.retention()), clock,
+                all(listeners));
+    }
+
+    private static OutboxCommitListener all(List<OutboxCommitListener> listeners) {
+        List<OutboxCommitListener> copy = List.copyOf(listeners);
+        return count -> copy.forEach(listener -> listener.outboxMessagesCommitted(count));
     }
 }

@@ -1,10 +1,11 @@
 package dev.bookstore.ordering.bootstrap.config;
 
-import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
+import org.hibernate.validator.constraints.time.DurationMax;
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -22,19 +23,7 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 @ConfigurationProperties("ordering.idempotency")
 public record IdempotencyProperties(
-        @DefaultValue("24h") @NotNull Duration retention,
-        @DefaultValue("1m") @NotNull Duration retentionInterval,
+        @DefaultValue("24h") @NotNull @DurationMin(seconds = 1) @DurationMax(days = 365) Duration retention,
+        @DefaultValue("1m") @NotNull @DurationMin(seconds = 1) @DurationMax(days = 1) Duration retentionInterval,
         @DefaultValue("1000") @Min(1) @Max(2000) int retentionChunk) {
-
-    @AssertTrue(message = "retention must be between 1s and 365d")
-    boolean isRetentionSane() {
-        return retention == null
-                || (retention.compareTo(Duration.ofSeconds(1)) >= 0 && retention.compareTo(Duration.ofDays(365)) <= 0);
-    }
-
-    @AssertTrue(message = "retention-interval must be between 1s and 1d")
-    boolean isRetentionIntervalSane() {
-        return retentionInterval == null || (retentionInterval.compareTo(Duration.ofSeconds(1)) >= 0
-                && retentionInterval.compareTo(Duration.ofDays(1)) <= 0);
-    }
 }

@@ -1,23 +1,24 @@
 package dev.bookstore.ordering.bootstrap.config;
 
-import dev.bookstore.ordering.application.outbox.relay.OutboxRelayService;
+import com.zaxxer.hikari.HikariDataSource;
 import dev.bookstore.ordering.adapters.messaging.outbound.BlockedConnections;
 import dev.bookstore.ordering.adapters.persistence.outbox.JdbcOutboxStore;
-import dev.bookstore.ordering.application.outbox.OutboxCommitListener;
+import dev.bookstore.ordering.adapters.persistence.outbox.OutboxNotificationListener;
+import dev.bookstore.ordering.adapters.persistence.outbox.PostgresOutboxNotifications;
 import dev.bookstore.ordering.adapters.persistence.outbox.PostgresOutboxNotifier;
+import dev.bookstore.ordering.application.outbox.OutboxCommitListener;
 import dev.bookstore.ordering.application.outbox.relay.Backoff;
-import dev.bookstore.ordering.application.outbox.relay.RelaySettings;
-import dev.bookstore.ordering.application.outbox.relay.RelayOutboxUseCase;
 import dev.bookstore.ordering.application.outbox.relay.BrokerBackpressure;
 import dev.bookstore.ordering.application.outbox.relay.MessagePublisher;
-import dev.bookstore.ordering.application.outbox.relay.OutboxStore;
+import dev.bookstore.ordering.application.outbox.relay.OutboxLeases;
+import dev.bookstore.ordering.application.outbox.relay.OutboxRelayService;
 import dev.bookstore.ordering.application.outbox.relay.RelayMetrics;
+import dev.bookstore.ordering.application.outbox.relay.RelayOutboxUseCase;
+import dev.bookstore.ordering.application.outbox.relay.RelaySettings;
 import dev.bookstore.ordering.bootstrap.observability.OutboxStatsSnapshot;
-import dev.bookstore.ordering.bootstrap.relay.OutboxNotificationListener;
 import dev.bookstore.ordering.bootstrap.relay.OutboxRelayWorkers;
 import dev.bookstore.ordering.bootstrap.relay.PendingMessagesWakeUp;
-import dev.bookstore.ordering.bootstrap.relay.RelayConnectionPool;
-import dev.bookstore.ordering.bootstrap.relay.RelayWakeUp;
+import dev.bookstore.ordering.application.outbox.relay.RelayWakeUp;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -95,29 +96,38 @@ class OutboxRelayConfiguration {
     }
 
     /**
-     * The relay's own connections (see {@link RelayConnectionPool}): {@code relay-pool.maximum-size}, by default one
-     * per worker and one. Only where the relay runs. Closed when the context closes, after the relay workers that
-     * depend on it have stopped and recorded the outcomes of their batches in flight. Its connections run what the
-     * outbox store asks of them (on PostgreSQL: commits that do not wait for the WAL flush, see
-     * {@link JdbcOutboxStore#relayConnectionSetup()}); the store on the API's pool tells the database.
+     * The relay's own connections ({@link RelayConnectionPool}): {@code relay-pool.maximum-size}, by default one per
+     * worker and one. Only where the relay runs; closed after the workers that depend on it. Its connections run what
+     * the outbox store asks of them (on PostgreSQL: commits that do not wait for the WAL flush, see
+     * {@link JdbcOutboxStore#relayConnectionSetup()}). The pool is closed if the store cannot be made.
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnBooleanProperty(name = "ordering.outbox.enabled", matchIfMissing = true)
     RelayConnectionPool relayConnectionPool(DataSourceProperties dataSource, Environment environment,
                                             OutboxProperties properties, JsonMapper json, JdbcOutboxStore outbox,
                                             ObjectProvider<MeterRegistry> meterRegistry) {
-        return new RelayConnectionPool(DataSourceConfiguration.relayPool(dataSource, environment,
-                properties.relayPoolMaximumSize(), meterRegistry.getIfUnique(), outbox.relayConnectionSetup()), json);
+        HikariDataSource pool = DataSourceConfiguration.relayPool(dataSource, environment,
+                properties.relayPoolMaximumSize(), meterRegistry.getIfUnique(), outbox.relayConnectionSetup());
+        try {
+            return new RelayConnectionPool(pool, new JdbcOutboxStore(pool, json));
+        } catch (RuntimeException e) {
+            pool.close();
+            throw e;
+        }
     }
 
-    /** The workers claim, mark and release on the relay's own pool, never on the API's. */
+    /**
+     * The workers claim, mark and release on the relay's own pool, never on the API's. A round that claimed something
+     * changed the outbox: the statistics follow it.
+     */
     @Bean
     @ConditionalOnBooleanProperty(name = "ordering.outbox.enabled", matchIfMissing = true)
     OutboxRelayWorkers outboxRelayWorkers(RelayConnectionPool relayPool, MessagePublisher publisher,
                                           OutboxProperties properties, RelayWakeUp wakeUp, Clock clock,
                                           ObjectProvider<RelayMetrics> metrics,
-                                          ObjectProvider<BrokerBackpressure> backpressure) {
-        OutboxStore outbox = relayPool.outboxStore();
+                                          ObjectProvider<BrokerBackpressure> backpressure,
+                                          ObjectProvider<OutboxStatsSnapshot> stats) {
+        OutboxLeases outbox = relayPool.outbox();
         String instance = instanceName();
         RelayMetrics relayMetrics = metrics.getIfAvailable(() -> RelayMetrics.NONE);
         BrokerBackpressure brokerBackpressure = backpressure.getIfAvailable(() -> BrokerBackpressure.NONE);
@@ -125,23 +135,24 @@ class OutboxRelayConfiguration {
                 .<RelayOutboxUseCase>mapToObj(worker -> new OutboxRelayService(outbox, publisher,
                         settings(properties, instance + "/" + worker), clock, relayMetrics, brokerBackpressure))
                 .toList();
+        OutboxStatsSnapshot snapshot = stats.getIfAvailable();
         return new OutboxRelayWorkers(relays, wakeUp, properties.pollInterval(),
                 properties.pollIntervalWhenNotified(), properties.brokerProbeInterval(),
-                properties.confirmTimeout().plus(STOP_MARGIN));
+                properties.confirmTimeout().plus(STOP_MARGIN), snapshot == null ? () -> { } : snapshot::outboxChanged);
     }
 
-    /** Other instances' commits wake this relay through PostgreSQL's LISTEN/NOTIFY. */
+    /**
+     * Other instances' commits wake this relay through PostgreSQL's LISTEN/NOTIFY; elsewhere the poll is the only
+     * wake-up across instances.
+     */
     @Bean
     @ConditionalOnBooleanProperty(name = "ordering.outbox.enabled", matchIfMissing = true)
     OutboxNotificationListener outboxNotificationListener(DataSourceProperties dataSource, RelayWakeUp wakeUp,
                                                           OutboxProperties properties,
                                                           ObjectProvider<PostgresOutboxNotifier> notifier) {
         PostgresOutboxNotifier own = notifier.getIfAvailable();
-        if (own == null) {
-            return new OutboxNotificationListener(null, () -> 0, wakeUp, properties.pollInterval());
-        }
-        return new OutboxNotificationListener(unpooled(dataSource), own::backendPid, wakeUp,
-                properties.pollInterval());
+        return own == null ? null : new OutboxNotificationListener(
+                new PostgresOutboxNotifications(unpooled(dataSource), own::backendPid), wakeUp, properties.pollInterval());
     }
 
     /** Connections of their own, outside the pool: LISTEN and NOTIFY keep theirs for the life of the service. */

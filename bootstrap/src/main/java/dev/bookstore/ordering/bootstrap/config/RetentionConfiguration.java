@@ -2,7 +2,7 @@ package dev.bookstore.ordering.bootstrap.config;
 
 import dev.bookstore.ordering.adapters.persistence.inbox.JdbcInboxStore;
 import dev.bookstore.ordering.application.idempotency.IdempotencyKeys;
-import dev.bookstore.ordering.application.outbox.relay.OutboxStore;
+import dev.bookstore.ordering.application.outbox.OutboxRetention;
 import dev.bookstore.ordering.bootstrap.retention.RetentionJob;
 import dev.bookstore.ordering.bootstrap.retention.RetentionScheduling;
 import java.util.List;
@@ -20,24 +20,21 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 class RetentionConfiguration {
 
     @Bean
-    RetentionJob outboxRetentionJob(OutboxStore outbox, OutboxProperties properties) {
-        return new RetentionJob("outbox message(s) published", properties.retention(),
-                properties.retentionInterval(), properties.retentionChunk(),
-                limit -> outbox.deletePublishedOlderThan(properties.retention(), limit));
+    RetentionJob outboxRetentionJob(OutboxRetention outbox, OutboxProperties p) {
+        return new RetentionJob("outbox message(s) published", p.retention(), p.retentionInterval(),
+                p.retentionChunk(), outbox::deletePublishedOlderThan);
     }
 
     @Bean
-    RetentionJob idempotencyKeyRetentionJob(IdempotencyKeys keys, IdempotencyProperties properties) {
-        return new RetentionJob("idempotency key(s) recorded", properties.retention(),
-                properties.retentionInterval(), properties.retentionChunk(),
-                limit -> keys.deleteExpired(properties.retention(), limit));
+    RetentionJob idempotencyKeyRetentionJob(IdempotencyKeys keys, IdempotencyProperties p) {
+        return new RetentionJob("idempotency key(s) recorded", p.retention(), p.retentionInterval(),
+                p.retentionChunk(), keys::deleteExpired);
     }
 
     @Bean
-    RetentionJob inboxRetentionJob(JdbcInboxStore inbox, InboxProperties properties) {
-        return new RetentionJob("inbox message(s) received", properties.retention(),
-                properties.retentionInterval(), properties.retentionChunk(),
-                limit -> inbox.deleteReceivedOlderThan(properties.retention(), limit));
+    RetentionJob inboxRetentionJob(JdbcInboxStore inbox, InboxProperties p) {
+        return new RetentionJob("inbox message(s) received", p.retention(), p.retentionInterval(),
+                p.retentionChunk(), inbox::deleteReceivedOlderThan);
     }
 
     @Bean

@@ -32,9 +32,7 @@ final class MicrometerRelayMetrics implements RelayMetrics {
     private final Timer commitToConfirm;
 
     MicrometerRelayMetrics(MeterRegistry registry) {
-        published = Counter.builder(PUBLISHED)
-                .description("Outbox messages confirmed by the broker and marked published")
-                .register(registry);
+        published = counter(PUBLISHED, "Outbox messages confirmed by the broker and marked published", registry);
         for (Outcome outcome : Outcome.values()) {
             if (outcome != Outcome.CONFIRMED) {
                 failed.put(outcome, Counter.builder(FAILED)
@@ -44,18 +42,21 @@ final class MicrometerRelayMetrics implements RelayMetrics {
                         .register(registry));
             }
         }
-        parked = Counter.builder(PARKED)
-                .description("Outbox messages parked after their last allowed attempt")
-                .register(registry);
-        returned = Counter.builder(RETURNED)
-                .description("Outbox messages the broker returned as unroutable (no queue took them)")
-                .register(registry);
-        publishToConfirm = Timer.builder(PUBLISH_TO_CONFIRM)
-                .description("From sending a message's batch to the broker to the last confirm of that batch")
-                .register(registry);
-        commitToConfirm = Timer.builder(COMMIT_TO_CONFIRM)
-                .description("From the event's time, in the order's transaction, to the broker's confirm")
-                .register(registry);
+        parked = counter(PARKED, "Outbox messages parked after their last allowed attempt", registry);
+        returned = counter(RETURNED, "Outbox messages the broker returned as unroutable (no queue took them)",
+                registry);
+        publishToConfirm = timer(PUBLISH_TO_CONFIRM,
+                "From sending a message's batch to the broker to the last confirm of that batch", registry);
+        commitToConfirm = timer(COMMIT_TO_CONFIRM,
+                "From the event's time, in the order's transaction, to the broker's confirm", registry);
+    }
+
+    private static Counter counter(String name, String description, MeterRegistry registry) {
+        return Counter.builder(name).description(description).register(registry);
+    }
+
+    private static Timer timer(String name, String description, MeterRegistry registry) {
+        return Timer.builder(name).description(description).register(registry);
     }
 
     @Override

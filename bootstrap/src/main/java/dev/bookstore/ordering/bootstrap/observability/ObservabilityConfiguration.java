@@ -1,7 +1,8 @@
 package dev.bookstore.ordering.bootstrap.observability;
 
+import dev.bookstore.ordering.application.outbox.OutboxCommitListener;
 import dev.bookstore.ordering.application.outbox.admin.GetOutboxStatsService;
-import dev.bookstore.ordering.application.outbox.relay.OutboxStore;
+import dev.bookstore.ordering.application.outbox.admin.OutboxStatistics;
 import dev.bookstore.ordering.application.outbox.relay.RelayMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.context.annotation.Bean;
@@ -16,9 +17,15 @@ class ObservabilityConfiguration {
 
     /** Also the {@code GetOutboxStatsQuery} of {@code GET /outbox/stats}: the same numbers as the gauges. */
     @Bean
-    OutboxStatsSnapshot outboxStatsSnapshot(OutboxStore outbox, OutboxMonitoringProperties properties) {
+    OutboxStatsSnapshot outboxStatsSnapshot(OutboxStatistics outbox, OutboxMonitoringProperties properties) {
         return new OutboxStatsSnapshot(new GetOutboxStatsService(outbox), properties.stats().refreshInterval(),
                 properties.stats().idleRefreshInterval());
+    }
+
+    /** A commit on this instance, or an operator's change, shows in the statistics within the refresh interval. */
+    @Bean
+    OutboxCommitListener statisticsFollowCommits(OutboxStatsSnapshot snapshot) {
+        return committed -> snapshot.outboxChanged();
     }
 
     @Bean

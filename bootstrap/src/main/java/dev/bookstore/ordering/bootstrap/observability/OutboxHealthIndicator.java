@@ -10,15 +10,8 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * outage shows here, through the age, and never in readiness: the API keeps taking orders while the broker is
  * away. UNKNOWN while the outbox cannot be counted (the database is down: the {@code db} component says so).
  */
-final class OutboxHealthIndicator implements HealthIndicator {
-
-    private final OutboxStatsSnapshot snapshot;
-    private final OutboxHealthThresholds thresholds;
-
-    OutboxHealthIndicator(OutboxStatsSnapshot snapshot, OutboxHealthThresholds thresholds) {
-        this.snapshot = snapshot;
-        this.thresholds = thresholds;
-    }
+record OutboxHealthIndicator(OutboxStatsSnapshot snapshot, OutboxHealthThresholds thresholds)
+        implements HealthIndicator {
 
     @Override
     public Health health() {

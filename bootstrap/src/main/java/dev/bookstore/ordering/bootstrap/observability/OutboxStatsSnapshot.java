@@ -1,7 +1,7 @@
 package dev.bookstore.ordering.bootstrap.observability;
 
-import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
 import dev.bookstore.ordering.application.outbox.admin.GetOutboxStatsQuery;
+import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -9,8 +9,11 @@ import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -20,23 +23,24 @@ import org.springframework.context.SmartLifecycle;
  * and kept: the gauges, the {@code outbox} health component, {@code GET /outbox/stats} and the live page read this
  * snapshot, so however often they are scraped, probed or refreshed, the database sees one query per interval.
  *
- * <p>While the outbox is quiet (the last count found nothing pending and the same published total as the one
- * before) the next count waits {@code idle-refresh-interval} instead: an idle instance then costs the database a few
- * transactions a minute, not one every two seconds (plus the pool's connection check before each). The first count
- * that finds a pending row or a new published total brings the short interval back.
+ * <p>While the outbox is quiet (the last count found nothing pending and the same numbers as the one before) the next
+ * count waits {@code idle-refresh-interval} instead, so an idle instance costs the database a few transactions a
+ * minute. A change on this instance ({@link #outboxChanged()}: a commit, a relay round, an operator's action) ends the
+ * quiet interval at once: the next count comes {@code refresh-interval} after the last one, at once after a long quiet
+ * spell. Counts stay at least {@code refresh-interval} apart, however many changes there are.
  *
- * <p>Its own thread, not the shared scheduler: a long retention run must not freeze the age that the health and
- * the alerts watch. When a refresh fails (the database is down), the last good numbers stay, with the failure
- * beside them ({@link Snapshot#error()}), and the next interval tries again.
+ * <p>Its own thread, not the shared scheduler: a long retention run must not freeze the age that the health and the
+ * alerts watch. When a count fails (the database is down), the last good numbers stay, with the failure beside them
+ * ({@link Snapshot#error()}), and the next interval tries again.
  */
 public final class OutboxStatsSnapshot implements GetOutboxStatsQuery, SmartLifecycle {
 
     private static final Logger LOG = LoggerFactory.getLogger(OutboxStatsSnapshot.class);
 
     /**
-     * @param stats the last numbers counted, null before the first successful refresh
+     * @param stats the last numbers counted, null before the first successful count
      * @param countedAt when they were counted, by this instance's clock (information only)
-     * @param error why the last refresh failed, null when it succeeded
+     * @param error why the last count failed, null when it succeeded
      */
     public record Snapshot(OutboxStats stats, Instant countedAt, String error) {
     }
@@ -44,21 +48,37 @@ public final class OutboxStatsSnapshot implements GetOutboxStatsQuery, SmartLife
     private final GetOutboxStatsQuery source;
     private final Duration interval;
     private final Duration idleInterval;
+    private final Supplier<ScheduledExecutorService> schedulers;
+    private final LongSupplier nanoTime;
     private final List<Consumer<OutboxStats>> listeners = new CopyOnWriteArrayList<>();
     private volatile Snapshot current = new Snapshot(null, null, "not counted yet");
-    private volatile boolean quiet;
+    /** Set by a change, cleared when a count starts: a change during a count keeps the next one soon. */
+    private volatile boolean changed;
+    private boolean quiet;
+    private long lastCountAt;
     private ScheduledExecutorService scheduler;
-
-    /** Counts every {@code interval}, whether or not the outbox is quiet. */
-    public OutboxStatsSnapshot(GetOutboxStatsQuery source, Duration interval) {
-        this(source, interval, interval);
-    }
+    private ScheduledFuture<?> next;
 
     /** Counts every {@code interval}, and every {@code idleInterval} while the outbox is quiet. */
     public OutboxStatsSnapshot(GetOutboxStatsQuery source, Duration interval, Duration idleInterval) {
+        this(source, interval, idleInterval, () -> Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "outbox-stats");
+            thread.setDaemon(true);
+            return thread;
+        }), System::nanoTime);
+    }
+
+    /**
+     * @param schedulers makes the executor each {@link #start()} counts on
+     * @param nanoTime   that executor's clock
+     */
+    OutboxStatsSnapshot(GetOutboxStatsQuery source, Duration interval, Duration idleInterval,
+                        Supplier<ScheduledExecutorService> schedulers, LongSupplier nanoTime) {
         this.source = Objects.requireNonNull(source, "source");
         this.interval = Objects.requireNonNull(interval, "interval");
         this.idleInterval = Objects.requireNonNull(idleInterval, "idleInterval");
+        this.schedulers = Objects.requireNonNull(schedulers, "schedulers");
+        this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
     }
 
     /** Also hands every successful count to {@code listener}, on the snapshot's thread; it must not block. */
@@ -66,21 +86,51 @@ public final class OutboxStatsSnapshot implements GetOutboxStatsQuery, SmartLife
         listeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
+    /**
+     * The outbox changed on this instance: ends a quiet interval, so the change shows within {@code refresh-interval}.
+     * Cheap on the committing thread: only the first change after a count takes a lock.
+     */
+    public void outboxChanged() {
+        if (!changed) {
+            endQuietInterval();
+        }
+    }
+
+    private synchronized void endQuietInterval() {
+        changed = true;
+        if (quiet) {
+            quiet = false;
+            long due = Math.max(0, lastCountAt + interval.toNanos() - nanoTime.getAsLong());
+            if (next != null && next.getDelay(TimeUnit.NANOSECONDS) > due && next.cancel(false)) {
+                next = scheduler.schedule(this::countAndScheduleNext, due, TimeUnit.NANOSECONDS);
+            }
+        }
+    }
+
     /** Counts the outbox now; called every interval, and by tests that do not want to wait for it. */
     public void refresh() {
+        synchronized (this) {
+            changed = false;
+            lastCountAt = nanoTime.getAsLong();
+        }
         OutboxStats stats;
         try {
             stats = source.outboxStats();
-            OutboxStats previous = current.stats();
-            quiet = previous != null && stats.pending() == 0 && stats.published() == previous.published();
-            current = new Snapshot(stats, Instant.now(), null);
         } catch (RuntimeException e) {
             if (current.error() == null) {
                 LOG.warn("Cannot count the outbox, keeping the last numbers until it works again: {}", e.toString());
             }
-            current = new Snapshot(current.stats(), current.countedAt(), e.getClass().getSimpleName());
-            quiet = false;
+            synchronized (this) {
+                current = new Snapshot(current.stats(), current.countedAt(), e.getClass().getSimpleName());
+                quiet = false;
+            }
             return;
+        }
+        synchronized (this) {
+            OutboxStats previous = current.stats();
+            quiet = !changed && previous != null && stats.pending() == 0 && stats.parked() == previous.parked()
+                    && stats.published() == previous.published();
+            current = new Snapshot(stats, Instant.now(), null);
         }
         for (Consumer<OutboxStats> listener : listeners) {
             try {
@@ -111,7 +161,7 @@ public final class OutboxStatsSnapshot implements GetOutboxStatsQuery, SmartLife
     }
 
     /** How long after the last count the next one comes: the idle interval while the outbox is quiet. */
-    Duration nextDelay() {
+    synchronized Duration nextDelay() {
         return quiet ? idleInterval : interval;
     }
 
@@ -132,27 +182,27 @@ public final class OutboxStatsSnapshot implements GetOutboxStatsQuery, SmartLife
     }
 
     @Override
-    public synchronized void start() {
-        if (scheduler != null) {
-            return;
+    public void start() {
+        synchronized (this) {
+            if (scheduler != null) {
+                return;
+            }
+            scheduler = schedulers.get();
         }
-        refresh(); // the first numbers are there before the service takes requests
-        scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "outbox-stats");
-            thread.setDaemon(true);
-            return thread;
-        });
-        scheduleNext(scheduler);
+        countAndScheduleNext(); // the first numbers are there before the service takes requests
     }
 
-    private void scheduleNext(ScheduledExecutorService on) {
-        on.schedule(() -> {
-            try {
-                refresh();
-            } finally {
-                scheduleNext(on); // refused once stop() has shut the executor down: the refreshes end there
+    private void countAndScheduleNext() {
+        try {
+            refresh();
+        } finally {
+            synchronized (this) {
+                if (scheduler != null) {
+                    next = scheduler.schedule(this::countAndScheduleNext, nextDelay().toNanos(),
+                            TimeUnit.NANOSECONDS);
+                }
             }
-        }, nextDelay().toMillis(), TimeUnit.MILLISECONDS);
+        }
     }
 
     @Override
@@ -160,6 +210,7 @@ public final class OutboxStatsSnapshot implements GetOutboxStatsQuery, SmartLife
         if (scheduler != null) {
             scheduler.shutdownNow();
             scheduler = null;
+            next = null;
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.bookstore.ordering.bootstrap.relay;
 
+import dev.bookstore.ordering.application.outbox.relay.RelayWakeUp;
 import dev.bookstore.ordering.application.outbox.relay.RelayRound;
 import dev.bookstore.ordering.application.outbox.relay.RelayOutboxUseCase;
 import java.time.Duration;
@@ -7,32 +8,22 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * The threads that drive the relay use case: drain while there is work, then wait for the doorbell or the
- * poll interval. While the broker is away ({@link RelayOutboxUseCase#brokerUnavailable()}) a worker tries again
- * every {@code brokerProbeInterval}, however often the doorbell rings; such a round claims nothing and only asks
- * whether the broker can be reached (one connection attempt), so an outage costs one cheap probe per interval
- * rather than one attempt per order, and the broker's return is noticed within that interval. While other
- * instances' commits ring the doorbell too (PostgreSQL {@code NOTIFY}), an idle worker polls only at the longer
- * {@code pollIntervalWhenNotified}, as a safety net; after a round that scheduled retries it looks again after
- * the ordinary poll interval, so an early retry is not held back by the long one.
+ * The threads that drive the relay use case: drain while there is work, then wait for the doorbell or the poll
+ * interval. While the broker is away ({@link RelayOutboxUseCase#brokerUnavailable()}) a worker tries again every
+ * {@code brokerProbeInterval} whatever rings (a round then only probes the broker). While other instances' commits
+ * ring too (PostgreSQL {@code NOTIFY}), an idle worker polls only every {@code pollIntervalWhenNotified}, unless its
+ * last round scheduled retries.
  *
- * <p><b>Graceful shutdown.</b> The workers stop in the phase of Spring Boot's web server graceful shutdown
- * ({@link WebServerGracefulShutdownLifecycle#SMART_LIFECYCLE_PHASE}), asynchronously, beside the requests still
- * being answered, and well before the connection factory and the data sources (the API's pool and the relay's own,
- * {@link RelayConnectionPool}) go away. Stopping interrupts no
- * batch: each relay stops claiming ({@link RelayOutboxUseCase#stopClaiming()}), sends nothing more of its batch in
- * flight, waits at most the confirm timeout for the confirms of what it sent, records them and releases the rest
- * with no attempt counted. Idle workers are woken at once. A worker still busy after {@code stopTimeout} (a
- * database that does not answer) is interrupted, as the last resort; its leases expire. Keep
- * {@code spring.lifecycle.timeout-per-shutdown-phase} above the confirm timeout.
+ * <p>The workers stop in the phase of the web server's graceful shutdown, before the connection factory and the data
+ * sources go away, and interrupt no batch: each relay stops claiming, settles its batch in flight within the confirm
+ * timeout and releases the rest. A worker still busy after {@code stopTimeout} is interrupted; its leases expire.
+ * Keep {@code spring.lifecycle.timeout-per-shutdown-phase} above the confirm timeout.
  */
 public final class OutboxRelayWorkers implements SmartLifecycle {
 
@@ -44,27 +35,28 @@ public final class OutboxRelayWorkers implements SmartLifecycle {
     private final Duration pollIntervalWhenNotified;
     private final Duration brokerProbeInterval;
     private final Duration stopTimeout;
+    private final Runnable afterBusyRound;
     private final List<Thread> threads = new ArrayList<>();
     /** Counted down when the workers are told to stop: cuts every wait of theirs short. */
     private volatile CountDownLatch stopSignal = new CountDownLatch(0);
-    private final AtomicBoolean paused = new AtomicBoolean();
-    private final AtomicLong published = new AtomicLong();
     private volatile boolean running;
 
     /**
      * @param brokerProbeInterval the pause between two rounds while the broker is unavailable
      * @param stopTimeout how long a stop waits for the batches in flight: the confirm timeout and a margin for
      *                    recording their outcomes
+     * @param afterBusyRound told after every drain that claimed something: the outbox changed
      */
     public OutboxRelayWorkers(List<RelayOutboxUseCase> relays, RelayWakeUp wakeUp, Duration pollInterval,
                               Duration pollIntervalWhenNotified, Duration brokerProbeInterval,
-                              Duration stopTimeout) {
+                              Duration stopTimeout, Runnable afterBusyRound) {
         this.relays = List.copyOf(relays);
         this.wakeUp = wakeUp;
         this.pollInterval = pollInterval;
         this.pollIntervalWhenNotified = pollIntervalWhenNotified;
         this.brokerProbeInterval = brokerProbeInterval;
         this.stopTimeout = stopTimeout;
+        this.afterBusyRound = afterBusyRound;
     }
 
     @Override
@@ -89,13 +81,11 @@ public final class OutboxRelayWorkers implements SmartLifecycle {
         long seen = wakeUp.rings();
         while (running) {
             try {
-                if (paused.get()) {
-                    seen = wakeUp.await(seen, pollInterval);
-                    continue;
-                }
                 seen = wakeUp.rings();
                 RelayRound round = relay.drain();
-                published.addAndGet(round.published());
+                if (round.claimed() > 0) {
+                    afterBusyRound.run();
+                }
                 if (!running) {
                     return; // the batch in flight is settled; a ring before this check was seen, one after wakes
                 }
@@ -124,25 +114,6 @@ public final class OutboxRelayWorkers implements SmartLifecycle {
 
     private Duration idleWait(RelayRound round) {
         return wakeUp.otherInstancesRing() && round.retried() == 0 ? pollIntervalWhenNotified : pollInterval;
-    }
-
-    /** Stops publishing (claims nothing) until {@link #resume()}; for demonstrations and maintenance. */
-    public void pause() {
-        paused.set(true);
-    }
-
-    public void resume() {
-        paused.set(false);
-        wakeUp.ring();
-    }
-
-    public boolean isPaused() {
-        return paused.get();
-    }
-
-    /** Messages this instance's workers published since start. */
-    public long publishedSinceStart() {
-        return published.get();
     }
 
     /** Waits for {@code timeout} whatever rings, unless the workers are told to stop meanwhile. */

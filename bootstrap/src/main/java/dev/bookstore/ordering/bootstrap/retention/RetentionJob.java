@@ -2,7 +2,6 @@ package dev.bookstore.ordering.bootstrap.retention;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.function.IntUnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,13 +22,16 @@ public final class RetentionJob {
     private final Duration retention;
     private final Duration interval;
     private final int chunk;
-    private final IntUnaryOperator deleteChunk;
+    private final Deletion deleteChunk;
 
-    /**
-     * @param what the rows, for the log: "inbox message(s) received"
-     * @param deleteChunk deletes at most its argument of rows older than {@code retention}; returns how many
-     */
-    public RetentionJob(String what, Duration retention, Duration interval, int chunk, IntUnaryOperator deleteChunk) {
+    /** Deletes at most {@code limit} rows older than {@code age}; returns how many. */
+    @FunctionalInterface
+    public interface Deletion {
+        int delete(Duration age, int limit);
+    }
+
+    /** @param what the rows, for the log: "inbox message(s) received" */
+    public RetentionJob(String what, Duration retention, Duration interval, int chunk, Deletion deleteChunk) {
         if (chunk < 1) {
             throw new IllegalArgumentException("chunk must be positive, got " + chunk);
         }
@@ -62,7 +64,7 @@ public final class RetentionJob {
         int total = 0;
         int deleted;
         do {
-            deleted = deleteChunk.applyAsInt(chunk);
+            deleted = deleteChunk.delete(retention, chunk);
             total += deleted;
         } while (deleted == chunk);
         return total;

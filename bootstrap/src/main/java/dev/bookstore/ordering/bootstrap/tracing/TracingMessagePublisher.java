@@ -37,11 +37,6 @@ public final class TracingMessagePublisher implements MessagePublisher {
     }
 
     @Override
-    public List<PublishResult> publish(List<OutboxMessage> batch, Duration confirmTimeout) {
-        return publish(batch, confirmTimeout, () -> false);
-    }
-
-    @Override
     public List<PublishResult> publish(List<OutboxMessage> batch, Duration confirmTimeout,
                                        BooleanSupplier stopSending) {
         List<Span> spans = new ArrayList<>(batch.size());

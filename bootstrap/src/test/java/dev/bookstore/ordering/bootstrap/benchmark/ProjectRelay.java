@@ -8,13 +8,13 @@ import dev.bookstore.ordering.adapters.persistence.outbox.JdbcOutboxStore;
 import dev.bookstore.ordering.application.outbox.relay.Backoff;
 import dev.bookstore.ordering.application.outbox.relay.DeliveryFailure;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
-import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
 import dev.bookstore.ordering.application.outbox.relay.PublishResult;
 import dev.bookstore.ordering.application.outbox.relay.RelayRound;
 import dev.bookstore.ordering.application.outbox.relay.RelaySettings;
 import dev.bookstore.ordering.application.outbox.relay.RelayOutboxUseCase;
 import dev.bookstore.ordering.application.outbox.relay.MessagePublisher;
-import dev.bookstore.ordering.application.outbox.relay.OutboxStore;
+import dev.bookstore.ordering.application.outbox.relay.OutboxLeases;
+import java.util.function.BooleanSupplier;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
@@ -76,13 +76,13 @@ final class ProjectRelay implements BenchmarkRelay {
         return phases;
     }
 
-    /** {@link OutboxStore} that times the relay's calls and passes everything through. */
-    private static final class TimedOutboxStore implements OutboxStore {
+    /** {@link OutboxLeases} that times the relay's calls and passes everything through. */
+    private static final class TimedOutboxStore implements OutboxLeases {
 
-        private final OutboxStore store;
+        private final OutboxLeases store;
         Phases phases;
 
-        TimedOutboxStore(OutboxStore store) {
+        TimedOutboxStore(OutboxLeases store) {
             this.store = store;
         }
 
@@ -119,25 +119,6 @@ final class ProjectRelay implements BenchmarkRelay {
             return released;
         }
 
-        @Override
-        public void append(OutboxMessage message) {
-            store.append(message);
-        }
-
-        @Override
-        public int unpark(Collection<UUID> ids) {
-            return store.unpark(ids);
-        }
-
-        @Override
-        public int deletePublishedOlderThan(Duration age, int limit) {
-            return store.deletePublishedOlderThan(age, limit);
-        }
-
-        @Override
-        public OutboxStats stats() {
-            return store.stats();
-        }
     }
 
     /** {@link MessagePublisher} that times each batch, publishing and waiting for its confirms together. */
@@ -151,9 +132,10 @@ final class ProjectRelay implements BenchmarkRelay {
         }
 
         @Override
-        public List<PublishResult> publish(List<OutboxMessage> batch, Duration confirmTimeout) {
+        public List<PublishResult> publish(List<OutboxMessage> batch, Duration confirmTimeout,
+                                           BooleanSupplier stopSending) {
             long started = System.nanoTime();
-            List<PublishResult> results = publisher.publish(batch, confirmTimeout);
+            List<PublishResult> results = publisher.publish(batch, confirmTimeout, stopSending);
             phases.publishNanos += System.nanoTime() - started;
             return results;
         }

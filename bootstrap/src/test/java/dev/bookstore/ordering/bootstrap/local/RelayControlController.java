@@ -1,6 +1,7 @@
 package dev.bookstore.ordering.bootstrap.local;
 
 import dev.bookstore.ordering.bootstrap.relay.OutboxRelayWorkers;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Profile;
 import org.springframework.http.HttpStatus;
@@ -13,7 +14,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Pauses and resumes this instance's relay, so that a newcomer can watch the backlog grow while orders keep
+ * Pauses (stops) and resumes (starts) this instance's relay workers, so that a newcomer can watch the backlog grow while orders keep
  * being accepted, and drain once publishing resumes. Only in the try-out run: the production jar does not contain
  * it, so there these paths do not exist (404), because stopping publication is not an operation a production API
  * offers. The live page hides its relay controls when {@code GET /outbox/relay} answers 404.
@@ -25,10 +26,13 @@ class RelayControlController {
 
     private final ObjectProvider<OutboxRelayWorkers> relay;
     private final ObjectProvider<DemoConsumer> demoConsumer;
+    private final MeterRegistry meters;
 
-    RelayControlController(ObjectProvider<OutboxRelayWorkers> relay, ObjectProvider<DemoConsumer> demoConsumer) {
+    RelayControlController(ObjectProvider<OutboxRelayWorkers> relay, ObjectProvider<DemoConsumer> demoConsumer,
+                           MeterRegistry meters) {
         this.relay = relay;
         this.demoConsumer = demoConsumer;
+        this.meters = meters;
     }
 
     /**
@@ -47,21 +51,21 @@ class RelayControlController {
     @PostMapping("/pause")
     RelayState pause() {
         OutboxRelayWorkers workers = workers();
-        workers.pause();
+        workers.stop();
         return stateOf(workers);
     }
 
     @PostMapping("/resume")
     RelayState resume() {
         OutboxRelayWorkers workers = workers();
-        workers.resume();
+        workers.start();
         return stateOf(workers);
     }
 
     private RelayState stateOf(OutboxRelayWorkers workers) {
         DemoConsumer consumer = demoConsumer.getIfAvailable();
-        return new RelayState(workers.isPaused(), workers.publishedSinceStart(),
-                consumer == null ? 0 : consumer.received());
+        long published = (long) meters.get("ordering.outbox.messages.published").counter().count();
+        return new RelayState(!workers.isRunning(), published, consumer == null ? 0 : consumer.received());
     }
 
     private OutboxRelayWorkers workers() {

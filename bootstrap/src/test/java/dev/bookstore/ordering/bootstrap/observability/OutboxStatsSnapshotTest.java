@@ -30,7 +30,8 @@ class OutboxStatsSnapshotTest {
         }
         return (OutboxStats) answer;
     };
-    private final OutboxStatsSnapshot snapshot = new OutboxStatsSnapshot(database, Duration.ofMinutes(1));
+    private final OutboxStatsSnapshot snapshot = new OutboxStatsSnapshot(database, Duration.ofMinutes(1),
+            Duration.ofMinutes(1));
     private final OutboxHealthIndicator health = new OutboxHealthIndicator(snapshot,
             new OutboxHealthThresholds(Duration.ofSeconds(10), Duration.ofSeconds(60)));
 
@@ -183,5 +184,87 @@ class OutboxStatsSnapshotTest {
         next.set(new IllegalStateException("database down"));
         adaptive.refresh();
         assertThat(adaptive.nextDelay()).as("a failed count is retried soon").isEqualTo(Duration.ofSeconds(2));
+    }
+
+    // --- following the outbox: a quiet instance counts rarely, a change on it shows within the refresh interval ---
+
+    private static final Duration REFRESH = Duration.ofSeconds(2);
+    private static final Duration IDLE = Duration.ofSeconds(10);
+    private final ManualScheduler scheduler = new ManualScheduler();
+    private final OutboxStatsSnapshot following = new OutboxStatsSnapshot(database, REFRESH, IDLE, () -> scheduler,
+            scheduler::nanoTime);
+
+    /**
+     * Starts the snapshot on an outbox that stays quiet for an hour, until at most 100 ms after a count; returns the
+     * queries so far.
+     */
+    private int quietHour() {
+        next.set(new OutboxStats(0, 1, 7, Duration.ZERO));
+        following.start();
+        scheduler.advance(Duration.ofHours(1));
+        int counted = queries.get();
+        while (queries.get() == counted) {
+            scheduler.advance(Duration.ofMillis(100));
+        }
+        return queries.get();
+    }
+
+    @Test
+    void aQuietInstanceCountsOncePerIdleIntervalAndAChangeAfterAnHourOfQuietIsCountedAtOnce() {
+        int quietHour = quietHour();
+        assertThat(quietHour).as("one count per idle interval, far below one a second").isBetween(360, 363);
+        scheduler.advance(Duration.ofSeconds(5)); // halfway to the next idle count
+
+        next.set(new OutboxStats(1, 1, 7, Duration.ZERO)); // a commit on this instance wrote a pending row
+        following.outboxChanged();
+        scheduler.advance(Duration.ZERO);
+
+        assertThat(queries).hasValue(quietHour + 1);
+        assertThat(following.outboxStats().pending()).isEqualTo(1);
+        assertThat(following.nextDelay()).as("not quiet while a row is pending").isEqualTo(REFRESH);
+    }
+
+    @Test
+    void aChangeRightAfterACountIsCountedOneRefreshIntervalAfterThatCount() {
+        int quietHour = quietHour(); // at most 100 ms after a count
+
+        following.outboxChanged();
+        scheduler.advance(REFRESH.minusMillis(101));
+        assertThat(queries).as("counts stay a refresh interval apart").hasValue(quietHour);
+        scheduler.advance(Duration.ofMillis(101));
+
+        assertThat(queries).as("within the refresh interval of the change").hasValue(quietHour + 1);
+    }
+
+    @Test
+    void manyChangesStillCountAtMostOncePerRefreshInterval() {
+        int quietHour = quietHour();
+
+        for (int i = 0; i < 10_000; i++) { // a change every millisecond for ten seconds
+            following.outboxChanged();
+            scheduler.advance(Duration.ofMillis(1));
+        }
+
+        assertThat(queries.get() - quietHour).as("ten seconds at one count per refresh interval at most")
+                .isBetween(4, 5);
+    }
+
+    @Test
+    void aChangeDuringACountKeepsTheNextCountSoon() {
+        quietHour();
+        next.set(new IllegalStateException("unused"));
+        AtomicReference<Runnable> duringCount = new AtomicReference<>(() -> { });
+        OutboxStatsSnapshot racing = new OutboxStatsSnapshot(() -> {
+            duringCount.get().run(); // committed after the count's query read the table
+            return new OutboxStats(0, 1, 7, Duration.ZERO);
+        }, REFRESH, IDLE, () -> scheduler, scheduler::nanoTime);
+        racing.refresh();
+        racing.refresh();
+        assertThat(racing.nextDelay()).as("quiet").isEqualTo(IDLE);
+
+        duringCount.set(racing::outboxChanged);
+        racing.refresh();
+
+        assertThat(racing.nextDelay()).isEqualTo(REFRESH);
     }
 }

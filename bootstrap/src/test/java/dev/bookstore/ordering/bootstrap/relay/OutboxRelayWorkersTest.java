@@ -1,5 +1,6 @@
 package dev.bookstore.ordering.bootstrap.relay;
 
+import dev.bookstore.ordering.application.outbox.relay.RelayWakeUp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -50,6 +51,7 @@ class OutboxRelayWorkersTest {
 
     private final Relay relay = new Relay();
     private final RelayWakeUp wakeUp = new RelayWakeUp();
+    private final AtomicInteger busyRounds = new AtomicInteger();
     private OutboxRelayWorkers workers;
 
     @AfterEach
@@ -61,7 +63,8 @@ class OutboxRelayWorkersTest {
 
     private void start(Duration probeInterval) {
         // poll intervals of an hour: only the probe interval can explain rounds following each other
-        workers = new OutboxRelayWorkers(List.of(relay), wakeUp, HOUR, HOUR, probeInterval, Duration.ofSeconds(5));
+        workers = new OutboxRelayWorkers(List.of(relay), wakeUp, HOUR, HOUR, probeInterval, Duration.ofSeconds(5),
+                busyRounds::incrementAndGet);
         workers.start();
     }
 
@@ -101,5 +104,20 @@ class OutboxRelayWorkersTest {
 
         await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
                 .until(() -> relay.rounds.get() == 1);
+    }
+
+    @Test
+    void onlyARoundThatClaimedSomethingIsToldAsAChangeOfTheOutbox() {
+        relay.brokerAway.set(false);
+        start(Duration.ofMillis(10));
+        await().atMost(Duration.ofSeconds(10)).until(() -> relay.rounds.get() >= 1);
+        wakeUp.ring();
+        await().atMost(Duration.ofSeconds(10)).until(() -> relay.rounds.get() >= 2);
+        assertThat(busyRounds).as("rounds that claimed nothing").hasValue(0);
+
+        relay.released.set(true); // the next round claims one message
+        wakeUp.ring();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> busyRounds.get() == 1);
     }
 }

@@ -1,5 +1,6 @@
 package dev.bookstore.ordering.bootstrap.relay;
 
+import dev.bookstore.ordering.application.outbox.relay.RelayWakeUp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bookstore.ordering.application.outbox.admin.OutboxStats;

@@ -14,7 +14,7 @@ class RetentionJobTest {
     void purgeDeletesChunkAfterChunkUntilOneComesBackShort() {
         List<Integer> asked = new ArrayList<>();
         int[] left = {5};
-        RetentionJob job = new RetentionJob("rows", Duration.ofDays(7), Duration.ofMinutes(1), 2, limit -> {
+        RetentionJob job = new RetentionJob("rows", Duration.ofDays(7), Duration.ofMinutes(1), 2, (age, limit) -> {
             asked.add(limit);
             int deleted = Math.min(limit, left[0]);
             left[0] -= deleted;
@@ -29,7 +29,7 @@ class RetentionJobTest {
     void aFullLastChunkCostsOneMoreStatementThatFindsNothing() {
         List<Integer> deleted = new ArrayList<>(List.of(2, 2, 0));
         RetentionJob job = new RetentionJob("rows", Duration.ofDays(7), Duration.ofMinutes(1), 2,
-                limit -> deleted.remove(0));
+                (age, limit) -> deleted.remove(0));
 
         assertThat(job.purge()).isEqualTo(4);
         assertThat(deleted).isEmpty();
@@ -38,7 +38,7 @@ class RetentionJobTest {
     @Test
     void aScheduledRunSurvivesAFailingDatabaseSoTheNextRunTriesAgain() {
         int[] runs = {0};
-        RetentionJob job = new RetentionJob("rows", Duration.ofDays(7), Duration.ofMinutes(1), 2, limit -> {
+        RetentionJob job = new RetentionJob("rows", Duration.ofDays(7), Duration.ofMinutes(1), 2, (age, limit) -> {
             runs[0]++;
             throw new IllegalStateException("database down");
         });

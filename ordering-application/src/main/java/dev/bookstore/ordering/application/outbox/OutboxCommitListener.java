@@ -1,12 +1,14 @@
 package dev.bookstore.ordering.application.outbox;
 
 /**
- * Told after a transaction that appended outbox messages committed, on the committing thread: the local relay
- * can start at once instead of at its next poll, and other instances can be notified. It must return quickly
- * and must not throw; it runs on the request's thread after the commit.
+ * Told after this instance committed a change to the outbox: messages appended by an order's transaction, or
+ * requeued, resent or discarded by an operator. The local relay can start at once instead of at its next poll, other
+ * instances can be notified, the statistics can be counted again. Runs on the committing thread after the commit,
+ * so it must return quickly and must not throw.
  */
 @FunctionalInterface
 public interface OutboxCommitListener {
 
+    /** @param count how many messages the change wrote */
     void outboxMessagesCommitted(int count);
 }

@@ -1,9 +1,11 @@
 package dev.bookstore.ordering.application.testing;
 
-import dev.bookstore.ordering.application.outbox.relay.DeliveryFailure;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
+import dev.bookstore.ordering.application.outbox.OutboxRetention;
+import dev.bookstore.ordering.application.outbox.admin.OutboxStatistics;
 import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
-import dev.bookstore.ordering.application.outbox.relay.OutboxStore;
+import dev.bookstore.ordering.application.outbox.relay.DeliveryFailure;
+import dev.bookstore.ordering.application.outbox.relay.OutboxLeases;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,7 +21,9 @@ import java.util.UUID;
 import java.util.stream.Stream;
 
 /**
- * {@link OutboxStore} in memory: a model of the {@code outbox_message} table and of the lease rules its
+ * The outbox ports the JDBC store implements ({@link OutboxLeases}, {@link OutboxRetention},
+ * {@link OutboxStatistics}), in memory, plus {@link #append} (the writer's insert) and {@link #unpark} (the
+ * operator's): a model of the {@code outbox_message} table and of the lease rules its
  * javadoc describes, with time taken from a {@link Clock} the test controls. That clock stands for the
  * database's: it stamps {@code createdAt} and {@code publishedAt}, and every delay and age is measured on it, as
  * the real store measures them on {@code now()}; a message's {@code occurredAt} (the writer's clock) orders and
@@ -45,7 +49,7 @@ import java.util.stream.Stream;
  *
  * <p>Tests look at rows through {@link #row(UUID)} and {@link #rows()}.
  */
-public final class InMemoryOutboxStore implements OutboxStore {
+public final class InMemoryOutboxStore implements OutboxLeases, OutboxRetention, OutboxStatistics {
 
     /** {@code ORDER BY position}. */
     private static final Comparator<MutableRow> BY_POSITION = Comparator.comparingLong(row -> row.position);
@@ -86,7 +90,7 @@ public final class InMemoryOutboxStore implements OutboxStore {
         }
     }
 
-    @Override
+    /** Inserts the row, as the order's transaction does. */
     public synchronized void append(OutboxMessage message) {
         Objects.requireNonNull(message, "message");
         if (rows.containsKey(message.id())) {
@@ -160,7 +164,7 @@ public final class InMemoryOutboxStore implements OutboxStore {
         return changed;
     }
 
-    @Override
+    /** Makes parked rows pending again, as {@code OutboxAdministration.unpark} does. */
     public synchronized int unpark(Collection<UUID> ids) {
         int changed = 0;
         for (UUID id : ids) {
@@ -191,7 +195,7 @@ public final class InMemoryOutboxStore implements OutboxStore {
     }
 
     @Override
-    public synchronized OutboxStats stats() {
+    public synchronized OutboxStats count() {
         Instant now = clock.instant();
         long pending = pending().count();
         long parked = rows.values().stream().filter(row -> row.status() == Status.PARKED).count();

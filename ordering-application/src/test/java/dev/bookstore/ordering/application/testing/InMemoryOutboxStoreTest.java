@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import dev.bookstore.ordering.application.outbox.relay.DeliveryFailure;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
-import dev.bookstore.ordering.application.outbox.relay.OutboxStore;
 import dev.bookstore.ordering.application.testing.InMemoryOutboxStore.Row;
 import dev.bookstore.ordering.application.testing.InMemoryOutboxStore.Status;
 import java.time.Duration;
@@ -15,19 +14,19 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The fake must follow the {@code OutboxStore} contract the JDBC store follows ({@link OutboxStoreContract}), or
+ * The fake must follow the outbox ports' contract the JDBC store follows ({@link OutboxStoreContract}), or
  * the relay tests built on it prove nothing. Here too: what only the fake shows, its rows stamped by its clock to
  * the instant.
  */
-class InMemoryOutboxStoreTest extends OutboxStoreContract {
+class InMemoryOutboxStoreTest extends OutboxStoreContract<InMemoryOutboxStore> {
 
     private final MutableClock clock = MutableClock.at("2025-03-14T09:00:00Z");
     private final Instant start = clock.instant();
     private final InMemoryOutboxStore store = new InMemoryOutboxStore(clock);
 
     @Override
-    protected OutboxStore store() {
-        return store;
+    protected Outbox<InMemoryOutboxStore> outbox() {
+        return new Outbox<>(store, store::append, store::unpark);
     }
 
     @Override
@@ -76,7 +75,7 @@ class InMemoryOutboxStoreTest extends OutboxStoreContract {
         append("order-a");
         clock.advance(Duration.ofSeconds(5));
 
-        assertThat(store.stats()).isEqualTo(new OutboxStats(1, 0, 0, Duration.ofSeconds(5)));
+        assertThat(store.count()).isEqualTo(new OutboxStats(1, 0, 0, Duration.ofSeconds(5)));
     }
 
     @Test

@@ -2,31 +2,54 @@ package dev.bookstore.ordering.application.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bookstore.ordering.application.outbox.relay.DeliveryFailure;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
+import dev.bookstore.ordering.application.outbox.OutboxRetention;
+import dev.bookstore.ordering.application.outbox.admin.OutboxStatistics;
 import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
-import dev.bookstore.ordering.application.outbox.relay.OutboxStore;
+import dev.bookstore.ordering.application.outbox.relay.DeliveryFailure;
+import dev.bookstore.ordering.application.outbox.relay.OutboxLeases;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Consumer;
+import java.util.function.ToIntFunction;
 import org.junit.jupiter.api.Test;
 
 /**
- * The {@link OutboxStore} contract as the relay sees it, through the port only: leases, outcomes, parking, ordered
- * mode, retention and stats. Run by the in-memory fake ({@code InMemoryOutboxStoreTest}) and by the JDBC store on
+ * The contract of the outbox ports, through the ports only: the relay's {@link OutboxLeases} (leases, outcomes,
+ * parking, ordered mode), {@link OutboxRetention} and {@link OutboxStatistics}. Run by the in-memory fake ({@code InMemoryOutboxStoreTest}) and by the JDBC store on
  * every database ({@code JdbcOutboxStoreContract}), so the relay tests built on the fake test what production
  * does. A subclass provides an empty store and a way to let the store's clock (the database's) move on.
  */
-public abstract class OutboxStoreContract {
+public abstract class OutboxStoreContract<S extends OutboxLeases & OutboxRetention & OutboxStatistics> {
 
     protected static final Duration LEASE = Duration.ofSeconds(30);
     /** Occurrence times (the writers' clocks): information only, never what orders or times a message. */
     private static final Instant OCCURRED = Instant.parse("2025-03-14T09:00:00Z");
 
-    /** The store under test, empty at the start of every test. */
-    protected abstract OutboxStore store();
+    /**
+     * The store under test, empty at the start of every test, with what no port of it offers: the insert of the
+     * order's transaction and the operator's {@code OutboxAdministration.unpark}.
+     */
+    public record Outbox<S>(S store, Consumer<OutboxMessage> insert, ToIntFunction<Collection<UUID>> unpark) {
+    }
+
+    protected abstract Outbox<S> outbox();
+
+    private S store() {
+        return outbox().store();
+    }
+
+    private void insert(OutboxMessage message) {
+        outbox().insert().accept(message);
+    }
+
+    private int unpark(Collection<UUID> ids) {
+        return outbox().unpark().applyAsInt(ids);
+    }
 
     /**
      * Moves the store's clock on by {@code duration}: every lease, delay and age it measures is that much further
@@ -76,7 +99,7 @@ public abstract class OutboxStoreContract {
         assertThat(store().recordFailures("relay-2", List.of(DeliveryFailure.park(message.id(), "NACKED")))).isZero();
         assertThat(store().release("relay-2", ids)).isZero();
 
-        assertThat(store().stats()).extracting(OutboxStats::pending, OutboxStats::parked, OutboxStats::published)
+        assertThat(store().count()).extracting(OutboxStats::pending, OutboxStats::parked, OutboxStats::published)
                 .containsExactly(1L, 0L, 0L);
         assertThat(store().claim("relay-2", 10, LEASE, false)).as("still leased by relay-1").isEmpty();
         assertThat(store().markPublished("relay-1", ids)).isEqualTo(1);
@@ -112,7 +135,7 @@ public abstract class OutboxStoreContract {
         assertThat(store().markPublished("relay-1", List.of(message.id()))).as("the lease ended with it").isZero();
         letTimePass(Duration.ofDays(1));
         assertThat(store().claim("relay-1", 10, LEASE, false)).isEmpty();
-        assertThat(store().stats()).extracting(OutboxStats::pending, OutboxStats::published).containsExactly(0L, 1L);
+        assertThat(store().count()).extracting(OutboxStats::pending, OutboxStats::published).containsExactly(0L, 1L);
     }
 
     @Test
@@ -151,16 +174,16 @@ public abstract class OutboxStoreContract {
         store().claim("relay-1", 1, LEASE, false);
         letTimePass(Duration.ofDays(30));
 
-        assertThat(store().stats()).extracting(OutboxStats::pending, OutboxStats::parked).containsExactly(1L, 1L);
+        assertThat(store().count()).extracting(OutboxStats::pending, OutboxStats::parked).containsExactly(1L, 1L);
         assertThat(ids(store().claim("relay-2", 10, LEASE, false))).as("only the expired lease")
                 .containsExactly(pending.id());
         assertThat(store().claim("relay-3", 10, LEASE, true)).isEmpty();
 
-        assertThat(store().unpark(List.of(message.id(), pending.id()))).as("only parked messages").isEqualTo(1);
-        assertThat(store().unpark(List.of(message.id()))).isZero();
+        assertThat(unpark(List.of(message.id(), pending.id()))).as("only parked messages").isEqualTo(1);
+        assertThat(unpark(List.of(message.id()))).isZero();
         assertThat(store().claim("relay-3", 10, LEASE, false)).singleElement()
                 .satisfies(claimed -> assertThat(claimed.attempts()).isZero());
-        assertThat(store().stats().parked()).isZero();
+        assertThat(store().count().parked()).isZero();
     }
 
     // --- ordered mode ----------------------------------------------------------------------------------------------
@@ -221,7 +244,7 @@ public abstract class OutboxStoreContract {
         assertThat(ids(store().claim("relay-1", 10, LEASE, true))).as("x2 waits behind the parked x1")
                 .containsExactly(y1.id());
 
-        store().unpark(List.of(x1.id()));
+        unpark(List.of(x1.id()));
         assertThat(ids(store().claim("relay-1", 10, LEASE, true))).containsExactly(x1.id());
         store().markPublished("relay-1", List.of(x1.id()));
         assertThat(ids(store().claim("relay-1", 10, LEASE, true))).containsExactly(x2.id());
@@ -269,7 +292,7 @@ public abstract class OutboxStoreContract {
         OutboxMessage order = append("42", OCCURRED);
         OutboxMessage other = new OutboxMessage(UUID.randomUUID(), "shipment", "42", "t", "x", "r", "{}",
                 Map.of(), OCCURRED.plusSeconds(1), 0);
-        store().append(other);
+        insert(other);
 
         assertThat(ids(store().claim("relay-1", 10, LEASE, true))).containsExactly(order.id(), other.id());
     }
@@ -296,25 +319,25 @@ public abstract class OutboxStoreContract {
         assertThat(store().deletePublishedOlderThan(Duration.ofSeconds(1), 10)).as("third").isEqualTo(1);
         assertThat(ids(store().claim("relay-2", 10, LEASE, false))).as("pending messages are never deleted")
                 .containsExactly(pending.id());
-        assertThat(store().stats()).extracting(OutboxStats::pending, OutboxStats::published)
+        assertThat(store().count()).extracting(OutboxStats::pending, OutboxStats::published)
                 .containsExactly(1L, 3L);
     }
 
     @Test
     void statsCountEveryStatusAndTheAgeOfTheOldestPendingMessageSinceTheStoreStoredIt() {
-        assertThat(store().stats()).isEqualTo(new OutboxStats(0, 0, 0, Duration.ZERO));
+        assertThat(store().count()).isEqualTo(new OutboxStats(0, 0, 0, Duration.ZERO));
         OutboxMessage parked = append("order-a", OCCURRED);
         OutboxMessage published = append("order-b", OCCURRED);
         store().claim("relay-1", 2, LEASE, false);
         store().recordFailures("relay-1", List.of(DeliveryFailure.park(parked.id(), "NACKED")));
         store().markPublished("relay-1", List.of(published.id()));
-        assertThat(store().stats()).as("nothing pending has no age").isEqualTo(new OutboxStats(0, 1, 1, Duration.ZERO));
+        assertThat(store().count()).as("nothing pending has no age").isEqualTo(new OutboxStats(0, 1, 1, Duration.ZERO));
         letTimePass(Duration.ofSeconds(2));
         // Stored now, by the store's clock; that it occurred a day before does not count.
         append("order-c", OCCURRED.minus(Duration.ofDays(1)));
         letTimePass(Duration.ofSeconds(5));
 
-        OutboxStats stats = store().stats();
+        OutboxStats stats = store().count();
 
         assertThat(stats).extracting(OutboxStats::pending, OutboxStats::parked, OutboxStats::published)
                 .containsExactly(1L, 1L, 1L);
@@ -324,25 +347,25 @@ public abstract class OutboxStoreContract {
     @Test
     void statsTellWhenTheFirstLiveLeaseOnAPendingMessageEndsByTheStoresClock() {
         append("order-a", OCCURRED);
-        assertThat(store().stats().nextLeaseEnd()).as("nothing leased").isNull();
+        assertThat(store().count().nextLeaseEnd()).as("nothing leased").isNull();
         OutboxMessage first = store().claim("relay-1", 1, LEASE, false).get(0);
         letTimePass(Duration.ofSeconds(10));
         append("order-b", OCCURRED);
         OutboxMessage second = store().claim("relay-2", 1, LEASE, false).get(0);
 
-        assertThat(store().stats().nextLeaseEnd()).as("relay-1's, 20 s left of its 30")
+        assertThat(store().count().nextLeaseEnd()).as("relay-1's, 20 s left of its 30")
                 .isBetween(Duration.ofSeconds(19), Duration.ofSeconds(20));
         store().markPublished("relay-1", List.of(first.id()));
-        assertThat(store().stats().nextLeaseEnd()).as("relay-2's, now the first")
+        assertThat(store().count().nextLeaseEnd()).as("relay-2's, now the first")
                 .isBetween(Duration.ofSeconds(29), LEASE);
         letTimePass(LEASE.plusSeconds(1));
-        assertThat(store().stats().nextLeaseEnd()).as("an expired lease is no longer waited for").isNull();
+        assertThat(store().count().nextLeaseEnd()).as("an expired lease is no longer waited for").isNull();
         assertThat(ids(store().claim("relay-1", 10, LEASE, false))).containsExactly(second.id());
     }
 
     private OutboxMessage append(String aggregateId, Instant occurredAt) {
         OutboxMessage message = OutboxMessages.orderPlaced(aggregateId, occurredAt);
-        store().append(message);
+        insert(message);
         return message;
     }
 

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -122,7 +123,13 @@ public final class ScriptedMessagePublisher implements MessagePublisher {
         return probes;
     }
 
+    /** Sends the whole batch: this broker cannot be stopped mid-batch. */
     @Override
+    public List<PublishResult> publish(List<OutboxMessage> batch, Duration confirmTimeout,
+                                       BooleanSupplier stopSending) {
+        return publish(batch, confirmTimeout);
+    }
+
     public List<PublishResult> publish(List<OutboxMessage> batch, Duration confirmTimeout) {
         Consumer<List<OutboxMessage>> action;
         synchronized (this) {

@@ -22,12 +22,4 @@ public final class UuidV7 {
         long lsb = (RANDOM.nextLong() & 0x3FFF_FFFF_FFFF_FFFFL) | 0x8000_0000_0000_0000L;
         return new UUID(msb, lsb);
     }
-
-    /** The millisecond timestamp encoded in a version 7 UUID. */
-    public static Instant timestampOf(UUID uuid) {
-        if (uuid.version() != 7) {
-            throw new IllegalArgumentException("not a version 7 UUID: " + uuid);
-        }
-        return Instant.ofEpochMilli(uuid.getMostSignificantBits() >>> 16);
-    }
 }

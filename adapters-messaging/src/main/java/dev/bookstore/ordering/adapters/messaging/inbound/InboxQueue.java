@@ -107,13 +107,20 @@ public record InboxQueue(String name, DeadLettering deadLettering, int maxDelive
      */
     public Declarables declarables(OrderingTopology topology) {
         Queue queue = queue();
-        return new Declarables(topology.exchange(), queue, topology.consumerBinding(queue), deadLetterExchange(),
+        return new Declarables(topology.exchange(), queue, binding(queue, topology), deadLetterExchange(),
                 deadLetterQueue(), deadLetterBinding());
+    }
+
+    private static Binding binding(Queue queue, OrderingTopology topology) {
+        return BindingBuilder.bind(queue).to(topology.exchange()).with(OrderingTopology.ALL_ORDER_EVENTS);
     }
 
     /** Declares all of {@link #declarables} now, without a Spring context. */
     public void declareWith(AmqpAdmin admin, OrderingTopology topology) {
-        topology.declareConsumerWith(admin, queue());
+        Queue queue = queue();
+        admin.declareExchange(topology.exchange());
+        admin.declareQueue(queue);
+        admin.declareBinding(binding(queue, topology));
         admin.declareExchange(deadLetterExchange());
         admin.declareQueue(deadLetterQueue());
         admin.declareBinding(deadLetterBinding());

@@ -24,10 +24,6 @@ public final class BlockedConnections implements BrokerBackpressure, Application
     private final Map<Connection, String> blocked = new ConcurrentHashMap<>();
     private final Runnable whenUnblocked;
 
-    public BlockedConnections() {
-        this(() -> { });
-    }
-
     /** @param whenUnblocked run when the last blocked connection is unblocked, e.g. to wake the relays at once */
     public BlockedConnections(Runnable whenUnblocked) {
         this.whenUnblocked = whenUnblocked;

@@ -40,7 +40,6 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class OrderEventContract implements EventExternalizer {
 
-    public static final String DEFAULT_EXCHANGE = "bookstore.ordering";
     public static final String AGGREGATE_TYPE = "order";
     public static final String ORDER_PLACED_TYPE = "bookstore.order-placed.v1";
     public static final String ORDER_PLACED_ROUTING_KEY = "order.placed";
@@ -50,11 +49,6 @@ public final class OrderEventContract implements EventExternalizer {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final String exchange;
-
-    /** The contract on the default exchange, {@value #DEFAULT_EXCHANGE}. */
-    public OrderEventContract() {
-        this(DEFAULT_EXCHANGE);
-    }
 
     /** @param exchange the topic exchange the events are published to (tests use one of their own) */
     public OrderEventContract(String exchange) {

@@ -1,6 +1,9 @@
 package dev.bookstore.ordering.adapters.messaging.outbound;
 
 import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.ConfirmListener;
+import com.rabbitmq.client.ReturnListener;
+import com.rabbitmq.client.ShutdownListener;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.relay.PublishResult;
 import dev.bookstore.ordering.application.outbox.relay.PublishResult.Outcome;
@@ -19,27 +22,27 @@ import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
 
 /**
- * Publishes outbox batches to RabbitMQ with pipelined publisher confirms: every message of a batch goes out
- * {@code mandatory} on one channel, then all confirms are awaited against one deadline. Confirms and returns are
- * settled on the client's connection thread by listeners added for the batch (a plain {@code SIMPLE}-confirm
- * channel; Spring AMQP's {@code CORRELATED} mode hands each confirm to an executor thread, which cost about a
- * fifth of the rate). Outcome of one message:
+ * Publishes outbox batches to RabbitMQ with pipelined publisher confirms: a batch goes out on one channel
+ * ({@link RabbitTemplate#invoke}), every message {@code mandatory}, then all confirms are awaited against one
+ * deadline. Confirms and returns are settled on the client's own channel by a {@link ConfirmListener}, a
+ * {@link ReturnListener} and a {@link ShutdownListener} (Spring AMQP's {@code CORRELATED} confirms hand each one to
+ * an executor thread, which cost about a fifth of the rate). One message's outcome:
  *
  * <ul>
- *   <li>ack → {@link Outcome#CONFIRMED}; ack after a {@code basic.return} (no queue took it) →
- *       {@link Outcome#RETURNED} (RabbitMQ sends the return first, on the same thread, so it is never missed)</li>
- *   <li>nack (a full queue with {@code reject-publish}; Qpid also nacks unroutable messages) →
- *       {@link Outcome#NACKED}; a missing exchange → {@code NACKED} without publishing (see below)</li>
- *   <li>no confirm by the deadline → {@link Outcome#TIMED_OUT}; no connection, or it closed →
+ *   <li>ack → {@link Outcome#CONFIRMED}; ack after a {@code basic.return} (no queue took it; RabbitMQ sends the
+ *       return first on the same channel) → {@link Outcome#RETURNED}</li>
+ *   <li>nack (a full queue with {@code reject-publish}; Qpid nacks an unroutable message) → {@link Outcome#NACKED}</li>
+ *   <li>no confirm before the deadline → {@link Outcome#TIMED_OUT}; no connection, or it closed →
  *       {@link Outcome#BROKER_UNAVAILABLE}</li>
- *   <li>the broker closed the channel over something sent on it (e.g. 406 for a bad header) →
- *       {@link Outcome#CHANNEL_CLOSED} for every unanswered message; the relay decides whom to charge</li>
+ *   <li>the broker closed the channel over something it refused (406) → {@link Outcome#CHANNEL_CLOSED} for every
+ *       unanswered message; the relay decides whom to charge</li>
  * </ul>
  *
- * <p>RabbitMQ answers a publish to a missing exchange by closing the channel, taking the batch's other
- * unconfirmed messages with it, so each exchange is checked once with a passive declare ({@link ExchangeCheck}).
- * {@link PublishingRound} does one round's channel I/O, {@link ConfirmTracker} the bookkeeping,
- * {@link RoundOutcomes} the outcomes. Never throws for a delivery problem; each calling thread uses its own channel.
+ * <p>A publish to a missing exchange would close the channel and take the whole batch with it, so each exchange is
+ * checked once with a passive declare ({@link ExchangeCheck}) and messages for a missing one are {@code NACKED}
+ * unsent; one that vanishes later costs a second round of the unconfirmed rest on a fresh channel.
+ * {@link PublishingRound} does the channel I/O of a round, {@link ConfirmTracker} the bookkeeping,
+ * {@link RoundOutcomes} the outcomes. Never throws for a delivery problem; thread-safe, a channel per thread.
  */
 public final class RabbitMessagePublisher implements MessagePublisher {
 
@@ -101,11 +104,6 @@ public final class RabbitMessagePublisher implements MessagePublisher {
             throw new IllegalArgumentException("the connection factory needs publisher-confirm-type SIMPLE and "
                     + "publisher returns disabled: the publisher handles confirms and returns on the channel itself");
         }
-    }
-
-    @Override
-    public List<PublishResult> publish(List<OutboxMessage> batch, Duration confirmTimeout) {
-        return publish(batch, confirmTimeout, () -> false);
     }
 
     /**

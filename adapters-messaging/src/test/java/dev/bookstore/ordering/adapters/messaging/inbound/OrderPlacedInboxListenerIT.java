@@ -266,7 +266,7 @@ class OrderPlacedInboxListenerIT {
     }
 
     private void publish(OutboxMessage message) {
-        assertThat(publisher.publish(List.of(message), CONFIRM_TIMEOUT))
+        assertThat(publisher.publish(List.of(message), CONFIRM_TIMEOUT, () -> false))
                 .extracting(PublishResult::outcome).containsExactly(Outcome.CONFIRMED);
     }
 }

@@ -14,7 +14,7 @@ import org.springframework.context.support.StaticApplicationContext;
 /** The gate the relay checks before claiming, driven by Spring AMQP's blocked and unblocked events. */
 class BlockedConnectionsTest {
 
-    private final BlockedConnections gate = new BlockedConnections();
+    private final BlockedConnections gate = new BlockedConnections(() -> { });
     private final AtomicBoolean publisherOpen = new AtomicBoolean(true);
     private final Connection publisherConnection = connection(publisherOpen);
     private final Connection consumerConnection = connection(new AtomicBoolean(true));

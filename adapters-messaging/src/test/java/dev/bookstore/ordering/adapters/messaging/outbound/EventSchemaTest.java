@@ -41,7 +41,7 @@ class EventSchemaTest {
     private static final List<String> TYPES =
             List.of(OrderEventContract.ORDER_PLACED_TYPE, OrderEventContract.ORDER_CANCELLED_TYPE);
 
-    private final OrderEventContract contract = new OrderEventContract();
+    private final OrderEventContract contract = new OrderEventContract("bookstore.ordering");
 
     @Test
     void everyOrderPlacedPayloadTheContractWritesIsValidAgainstItsSchema() {

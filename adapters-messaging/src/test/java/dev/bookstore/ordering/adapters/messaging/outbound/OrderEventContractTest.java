@@ -30,7 +30,7 @@ class OrderEventContractTest {
     private static final Map<String, String> TRACE =
             Map.of("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
 
-    private final OrderEventContract contract = new OrderEventContract();
+    private final OrderEventContract contract = new OrderEventContract("bookstore.ordering");
 
     @Test
     void orderPlacedBecomesAnOrderPlacedV1MessageOnTheOrderingExchange() {

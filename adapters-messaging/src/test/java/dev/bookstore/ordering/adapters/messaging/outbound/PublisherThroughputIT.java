@@ -53,7 +53,7 @@ class PublisherThroughputIT {
         exchange = TestRabbit.uniqueExchange();
         adminFactory = broker.connectionFactory();
         admin = new RabbitAdmin(adminFactory);
-        new OrderingTopology(exchange).declareWith(admin);
+        admin.declareExchange(new OrderingTopology(exchange).exchange());
         rawConnection = broker.rawConnectionFactory().newConnection("throughput-it");
         sink = rawConnection.createChannel();
         queue = sink.queueDeclare(TestRabbit.uniqueQueue("throughput"), false, true, true, null).getQueue();
@@ -109,7 +109,7 @@ class PublisherThroughputIT {
     private static void publishWithPublisher(RabbitMessagePublisher publisher, List<OutboxMessage> messages) {
         for (int from = 0; from < messages.size(); from += BATCH) {
             List<PublishResult> results = publisher.publish(
-                    messages.subList(from, Math.min(from + BATCH, messages.size())), CONFIRM_TIMEOUT);
+                    messages.subList(from, Math.min(from + BATCH, messages.size())), CONFIRM_TIMEOUT, () -> false);
             assertThat(results).extracting(PublishResult::outcome).containsOnly(Outcome.CONFIRMED);
         }
     }

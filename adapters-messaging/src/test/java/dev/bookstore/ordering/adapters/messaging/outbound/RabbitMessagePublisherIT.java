@@ -55,7 +55,7 @@ class RabbitMessagePublisherIT {
         CachingConnectionFactory adminFactory = broker.connectionFactory();
         cleanup.add(adminFactory::destroy);
         admin = new RabbitAdmin(adminFactory);
-        new OrderingTopology(exchange).declareWith(admin);
+        admin.declareExchange(new OrderingTopology(exchange).exchange());
         cleanup.add(() -> admin.deleteExchange(exchange));
 
         Connection consumerConnection = broker.rawConnectionFactory().newConnection("publisher-it-consumer");
@@ -78,7 +78,7 @@ class RabbitMessagePublisherIT {
         RabbitMessagePublisher publisher = publisher(broker.connectionFactory());
         List<OutboxMessage> batch = orderPlaced(exchange, 50);
 
-        List<PublishResult> results = publisher.publish(batch, CONFIRM_TIMEOUT);
+        List<PublishResult> results = publisher.publish(batch, CONFIRM_TIMEOUT, () -> false);
 
         assertThat(results).extracting(PublishResult::messageId)
                 .containsExactlyElementsOf(batch.stream().map(OutboxMessage::id).toList());
@@ -114,8 +114,8 @@ class RabbitMessagePublisherIT {
         RabbitMessagePublisher publisher = publisher(broker.connectionFactory());
         OutboxMessage message = orderPlaced(exchange);
 
-        publisher.publish(List.of(message), CONFIRM_TIMEOUT);
-        publisher.publish(List.of(message), CONFIRM_TIMEOUT);
+        publisher.publish(List.of(message), CONFIRM_TIMEOUT, () -> false);
+        publisher.publish(List.of(message), CONFIRM_TIMEOUT, () -> false);
 
         List<GetResponse> deliveries = new ArrayList<>();
         await().atMost(Duration.ofSeconds(10)).until(() -> {
@@ -153,7 +153,7 @@ class RabbitMessagePublisherIT {
         List<OutboxMessage> batch = new ArrayList<>(orderPlaced(exchange, 5));
         batch.set(2, redirected(batch.get(2), exchange, "nobody.listens"));
 
-        List<PublishResult> results = publisher.publish(batch, CONFIRM_TIMEOUT);
+        List<PublishResult> results = publisher.publish(batch, CONFIRM_TIMEOUT, () -> false);
 
         assertThat(results).extracting(PublishResult::outcome).containsExactly(Outcome.CONFIRMED,
                 Outcome.CONFIRMED, Outcome.RETURNED, Outcome.CONFIRMED, Outcome.CONFIRMED);
@@ -198,14 +198,14 @@ class RabbitMessagePublisherIT {
     @Test
     void aMessageRejectedByAFullQueueIsNacked() throws Exception {
         String limitedExchange = TestRabbit.uniqueExchange();
-        new OrderingTopology(limitedExchange).declareWith(admin);
+        admin.declareExchange(new OrderingTopology(limitedExchange).exchange());
         cleanup.add(() -> admin.deleteExchange(limitedExchange));
         String limitedQueue = consumerChannel.queueDeclare(TestRabbit.uniqueQueue("limited"), false, true, true,
                 Map.of("x-max-length", 1, "x-overflow", "reject-publish")).getQueue();
         consumerChannel.queueBind(limitedQueue, limitedExchange, OrderingTopology.ALL_ORDER_EVENTS);
         RabbitMessagePublisher publisher = publisher(broker.connectionFactory());
 
-        List<PublishResult> results = publisher.publish(orderPlaced(limitedExchange, 3), CONFIRM_TIMEOUT);
+        List<PublishResult> results = publisher.publish(orderPlaced(limitedExchange, 3), CONFIRM_TIMEOUT, () -> false);
 
         assertThat(results).extracting(PublishResult::outcome)
                 .containsExactly(Outcome.CONFIRMED, Outcome.NACKED, Outcome.NACKED);
@@ -218,7 +218,7 @@ class RabbitMessagePublisherIT {
         String missing = TestRabbit.uniqueExchange();
         batch.set(1, redirected(batch.get(1), missing, "order.placed"));
 
-        List<PublishResult> results = publisher.publish(batch, CONFIRM_TIMEOUT);
+        List<PublishResult> results = publisher.publish(batch, CONFIRM_TIMEOUT, () -> false);
 
         assertThat(results).extracting(PublishResult::outcome)
                 .containsExactly(Outcome.CONFIRMED, Outcome.NACKED, Outcome.CONFIRMED, Outcome.CONFIRMED);
@@ -226,7 +226,7 @@ class RabbitMessagePublisherIT {
         assertThat(receive(3)).containsOnlyKeys(batch.get(0).id().toString(), batch.get(2).id().toString(),
                 batch.get(3).id().toString());
 
-        List<PublishResult> next = publisher.publish(orderPlaced(exchange, 3), CONFIRM_TIMEOUT);
+        List<PublishResult> next = publisher.publish(orderPlaced(exchange, 3), CONFIRM_TIMEOUT, () -> false);
         assertThat(next).extracting(PublishResult::outcome).containsOnly(Outcome.CONFIRMED);
     }
 
@@ -238,17 +238,17 @@ class RabbitMessagePublisherIT {
     @Test
     void anExchangeDeletedAfterItWasCheckedDoesNotLoseTheRestOfTheBatch() throws Exception {
         String doomed = TestRabbit.uniqueExchange();
-        new OrderingTopology(doomed).declareWith(admin);
+        admin.declareExchange(new OrderingTopology(doomed).exchange());
         cleanup.add(() -> admin.deleteExchange(doomed));
         RabbitMessagePublisher publisher = publisher(broker.connectionFactory());
-        assertThat(publisher.publish(List.of(orderPlaced(doomed)), CONFIRM_TIMEOUT))
+        assertThat(publisher.publish(List.of(orderPlaced(doomed)), CONFIRM_TIMEOUT, () -> false))
                 .extracting(PublishResult::outcome).containsExactly(Outcome.RETURNED); // no queue, but it exists
         assertThat(publisher.knownExchanges()).contains(doomed);
         admin.deleteExchange(doomed);
 
         List<OutboxMessage> batch = new ArrayList<>(orderPlaced(exchange, 6));
         batch.set(2, redirected(batch.get(2), doomed, "order.placed"));
-        List<PublishResult> results = publisher.publish(batch, CONFIRM_TIMEOUT);
+        List<PublishResult> results = publisher.publish(batch, CONFIRM_TIMEOUT, () -> false);
 
         assertThat(results).extracting(PublishResult::outcome).containsExactly(Outcome.CONFIRMED,
                 Outcome.CONFIRMED, Outcome.NACKED, Outcome.CONFIRMED, Outcome.CONFIRMED, Outcome.CONFIRMED);
@@ -262,7 +262,7 @@ class RabbitMessagePublisherIT {
         assertThat(deliveries).extracting(d -> d.getProps().getMessageId())
                 .doesNotContain(batch.get(2).id().toString());
 
-        assertThat(publisher.publish(orderPlaced(exchange, 3), CONFIRM_TIMEOUT))
+        assertThat(publisher.publish(orderPlaced(exchange, 3), CONFIRM_TIMEOUT, () -> false))
                 .extracting(PublishResult::outcome).containsOnly(Outcome.CONFIRMED);
     }
 
@@ -277,7 +277,7 @@ class RabbitMessagePublisherIT {
         List<OutboxMessage> batch = new ArrayList<>(orderPlaced(exchange, 4));
         batch.set(2, TestOutboxMessages.poisoned(batch.get(2)));
 
-        List<PublishResult> results = publisher.publish(batch, CONFIRM_TIMEOUT);
+        List<PublishResult> results = publisher.publish(batch, CONFIRM_TIMEOUT, () -> false);
 
         assertThat(results.subList(2, 4)).allSatisfy(result -> {
             assertThat(result.outcome()).isEqualTo(Outcome.CHANNEL_CLOSED);
@@ -286,11 +286,11 @@ class RabbitMessagePublisherIT {
         assertThat(results.subList(0, 2)).extracting(PublishResult::outcome)
                 .allMatch(outcome -> outcome == Outcome.CONFIRMED || outcome == Outcome.CHANNEL_CLOSED);
 
-        List<PublishResult> alone = publisher.publish(List.of(batch.get(2)), CONFIRM_TIMEOUT);
+        List<PublishResult> alone = publisher.publish(List.of(batch.get(2)), CONFIRM_TIMEOUT, () -> false);
         assertThat(alone.get(0).outcome()).isEqualTo(Outcome.CHANNEL_CLOSED);
         assertThat(alone.get(0).detail()).endsWith(RoundOutcomes.PUBLISHED_LAST);
 
-        assertThat(publisher.publish(orderPlaced(exchange, 3), CONFIRM_TIMEOUT))
+        assertThat(publisher.publish(orderPlaced(exchange, 3), CONFIRM_TIMEOUT, () -> false))
                 .extracting(PublishResult::outcome).containsOnly(Outcome.CONFIRMED);
     }
 
@@ -306,7 +306,7 @@ class RabbitMessagePublisherIT {
         List<OutboxMessage> batch = orderPlaced(exchange, 5);
 
         long started = System.nanoTime();
-        List<PublishResult> results = publisher.publish(batch, CONFIRM_TIMEOUT);
+        List<PublishResult> results = publisher.publish(batch, CONFIRM_TIMEOUT, () -> false);
 
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
         assertThat(results).extracting(PublishResult::messageId)
@@ -322,19 +322,19 @@ class RabbitMessagePublisherIT {
         CachingConnectionFactory throughProxy = broker.connectionFactory("127.0.0.1", proxy.port());
         cleanup.add(throughProxy::destroy);
         RabbitMessagePublisher publisher = new RabbitMessagePublisher(throughProxy);
-        assertThat(publisher.publish(orderPlaced(exchange, 3), CONFIRM_TIMEOUT))
+        assertThat(publisher.publish(orderPlaced(exchange, 3), CONFIRM_TIMEOUT, () -> false))
                 .extracting(PublishResult::outcome).containsOnly(Outcome.CONFIRMED);
 
         proxy.cut();
         long started = System.nanoTime();
-        List<PublishResult> whileDown = publisher.publish(orderPlaced(exchange, 10), CONFIRM_TIMEOUT);
+        List<PublishResult> whileDown = publisher.publish(orderPlaced(exchange, 10), CONFIRM_TIMEOUT, () -> false);
         Duration took = Duration.ofNanos(System.nanoTime() - started);
 
         assertThat(whileDown).extracting(PublishResult::outcome).containsOnly(Outcome.BROKER_UNAVAILABLE);
         assertThat(took).isLessThan(CONFIRM_TIMEOUT.dividedBy(2));
 
         proxy.restore();
-        assertThat(publisher.publish(orderPlaced(exchange, 10), CONFIRM_TIMEOUT))
+        assertThat(publisher.publish(orderPlaced(exchange, 10), CONFIRM_TIMEOUT, () -> false))
                 .extracting(PublishResult::outcome).containsOnly(Outcome.CONFIRMED);
     }
 
@@ -361,7 +361,7 @@ class RabbitMessagePublisherIT {
         assertThat(publisher.brokerReachable()).isTrue();
         assertThat(proxy.liveConnections()).as("the probe's connection stays open in the factory's cache")
                 .isEqualTo(1);
-        assertThat(publisher.publish(orderPlaced(exchange, 3), CONFIRM_TIMEOUT))
+        assertThat(publisher.publish(orderPlaced(exchange, 3), CONFIRM_TIMEOUT, () -> false))
                 .extracting(PublishResult::outcome).containsOnly(Outcome.CONFIRMED);
         assertThat(proxy.liveConnections()).as("the batch used the connection the probe opened").isEqualTo(1);
     }
@@ -373,20 +373,20 @@ class RabbitMessagePublisherIT {
         CachingConnectionFactory throughProxy = broker.connectionFactory("127.0.0.1", proxy.port());
         cleanup.add(throughProxy::destroy);
         RabbitMessagePublisher publisher = new RabbitMessagePublisher(throughProxy);
-        assertThat(publisher.publish(orderPlaced(exchange, 3), CONFIRM_TIMEOUT))
+        assertThat(publisher.publish(orderPlaced(exchange, 3), CONFIRM_TIMEOUT, () -> false))
                 .extracting(PublishResult::outcome).containsOnly(Outcome.CONFIRMED);
 
         proxy.stall();
         Duration deadline = Duration.ofMillis(500);
         long started = System.nanoTime();
-        List<PublishResult> stalled = publisher.publish(orderPlaced(exchange, 5), deadline);
+        List<PublishResult> stalled = publisher.publish(orderPlaced(exchange, 5), deadline, () -> false);
         Duration took = Duration.ofNanos(System.nanoTime() - started);
 
         assertThat(stalled).extracting(PublishResult::outcome).containsOnly(Outcome.TIMED_OUT);
         assertThat(took).isGreaterThanOrEqualTo(deadline).isLessThan(Duration.ofSeconds(5));
 
         proxy.resume();
-        assertThat(publisher.publish(orderPlaced(exchange, 5), CONFIRM_TIMEOUT))
+        assertThat(publisher.publish(orderPlaced(exchange, 5), CONFIRM_TIMEOUT, () -> false))
                 .extracting(PublishResult::outcome).containsOnly(Outcome.CONFIRMED);
     }
 
@@ -395,7 +395,7 @@ class RabbitMessagePublisherIT {
         CachingConnectionFactory unused = broker.connectionFactory("127.0.0.1", 1);
         cleanup.add(unused::destroy);
 
-        assertThat(new RabbitMessagePublisher(unused).publish(List.of(), CONFIRM_TIMEOUT)).isEmpty();
+        assertThat(new RabbitMessagePublisher(unused).publish(List.of(), CONFIRM_TIMEOUT, () -> false)).isEmpty();
     }
 
     private RabbitMessagePublisher publisher(CachingConnectionFactory factory) {

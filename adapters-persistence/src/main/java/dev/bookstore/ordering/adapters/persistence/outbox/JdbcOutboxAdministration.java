@@ -8,6 +8,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -24,9 +25,11 @@ public class JdbcOutboxAdministration implements OutboxAdministration {
     private final JdbcTemplate jdbc;
     private final OutboxAdministrationDialect dialect;
     private final JsonMapper json;
+    private final JdbcOutboxStore outbox;
 
     public JdbcOutboxAdministration(DataSource dataSource, JsonMapper json) {
         this.jdbc = new JdbcTemplate(dataSource);
+        this.outbox = new JdbcOutboxStore(dataSource, json);
         this.dialect = jdbc.execute((ConnectionCallback<OutboxAdministrationDialect>) OutboxAdministrationDialect::of);
         this.json = json;
     }
@@ -39,6 +42,11 @@ public class JdbcOutboxAdministration implements OutboxAdministration {
     @Override
     public List<OutboxEntry> parked(long afterPosition, int limit) {
         return query(dialect.parked(afterPosition, limit));
+    }
+
+    @Override
+    public int unpark(Collection<UUID> ids) {
+        return outbox.unpark(ids);
     }
 
     @Override

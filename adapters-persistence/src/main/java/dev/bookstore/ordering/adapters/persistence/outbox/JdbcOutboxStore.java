@@ -2,10 +2,12 @@ package dev.bookstore.ordering.adapters.persistence.outbox;
 
 import dev.bookstore.ordering.adapters.persistence.Database;
 import dev.bookstore.ordering.adapters.persistence.WriteBehind;
-import dev.bookstore.ordering.application.outbox.relay.DeliveryFailure;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
+import dev.bookstore.ordering.application.outbox.OutboxRetention;
+import dev.bookstore.ordering.application.outbox.admin.OutboxStatistics;
 import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
-import dev.bookstore.ordering.application.outbox.relay.OutboxStore;
+import dev.bookstore.ordering.application.outbox.relay.DeliveryFailure;
+import dev.bookstore.ordering.application.outbox.relay.OutboxLeases;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -31,13 +33,14 @@ import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * {@link OutboxStore} on plain JDBC with a dialect per database. Appending joins the caller's transaction (the
- * order's), written behind ({@link WriteBehind}: on PostgreSQL sent with the transaction's other inserts in one
- * round trip before its commit); every relay method is one auto-committed statement, so no transaction is open
- * while the relay waits for the broker.
+ * The outbox table on plain JDBC with a dialect per database: the relay's {@link OutboxLeases}, the retention job's
+ * {@link OutboxRetention}, the operator's {@link OutboxStatistics}, and the insert of {@link TransactionalOutboxWriter}.
+ * Appending joins the caller's transaction (the order's), written behind ({@link WriteBehind}: on PostgreSQL sent
+ * with the transaction's other inserts in one round trip before its commit); every other method is one
+ * auto-committed statement, so no transaction is open while the relay waits for the broker.
  */
 @Component
-public class JdbcOutboxStore implements OutboxStore {
+public class JdbcOutboxStore implements OutboxLeases, OutboxRetention, OutboxStatistics {
 
     private static final TypeReference<Map<String, String>> HEADERS = new TypeReference<>() {
     };
@@ -64,27 +67,19 @@ public class JdbcOutboxStore implements OutboxStore {
         return dialect.name();
     }
 
-    @Override
-    public void append(OutboxMessage message) {
+    void append(OutboxMessage message) {
         writes.write(dialect.insert(), dialect.id(message.id()), message.aggregateType(), message.aggregateId(),
                 message.type(), message.exchange(), message.routingKey(), message.payload(),
                 json.writeValueAsString(message.headers()), timestamp(message.occurredAt()));
     }
 
     /**
-     * The SQL the relay's own connections run when they are made, if this database needs any: on PostgreSQL
-     * {@code SET synchronous_commit TO off}. The relay's statements (claim, mark published with the count, release,
-     * record failures) then commit without waiting for their WAL flush, which at a low rate is a flush of its own for
-     * every claim and every mark, each one a wait that the order's commit, flushing the same WAL, may queue behind.
-     *
-     * <p>Why no message can be lost by it: the order and its outbox row commit durably, on the API's connections. A
-     * database crash can lose only the last of the relay's commits, a tail of the WAL (the WAL is written in order, so
-     * never an earlier commit while keeping a later one): a lease, a mark or a failure undone. A row whose mark is
-     * undone is pending again and is published again with its message id, a duplicate that consumers drop in their
-     * inbox, as after any other crash between the broker's confirm and the mark; in ordered mode the rows of an
-     * aggregate are undone from the newest back, so they go out again in their order. Nothing is marked published
-     * that the broker has not confirmed. A crash of the service alone loses nothing: the commit has reached the
-     * database.
+     * The SQL the relay's own connections run when they are made, if any: on PostgreSQL
+     * {@code SET synchronous_commit TO off}, so a claim or a mark does not wait for a WAL flush of its own that the
+     * orders' commits may queue behind. It cannot lose a message: orders and their rows commit durably on the API's
+     * connections; a database crash can undo only the last relay commits (a lease, a mark), and an undone mark
+     * means one more publish of the same message id, which consumers drop as after any crash between confirm and
+     * mark. Nothing is marked published that the broker has not confirmed.
      */
     public Optional<String> relayConnectionSetup() {
         return dialect.relayConnectionSetup();
@@ -134,8 +129,8 @@ public class JdbcOutboxStore implements OutboxStore {
         return ids.isEmpty() ? 0 : updateIds(dialect.release(), ids, owner);
     }
 
-    @Override
-    public int unpark(Collection<UUID> ids) {
+    /** {@link JdbcOutboxAdministration#unpark}: the statement takes an id list, as the relay's outcomes do. */
+    int unpark(Collection<UUID> ids) {
         return ids.isEmpty() ? 0 : updateIds(dialect.unpark(), ids);
     }
 
@@ -171,7 +166,7 @@ public class JdbcOutboxStore implements OutboxStore {
     }
 
     @Override
-    public OutboxStats stats() {
+    public OutboxStats count() {
         return jdbc.queryForObject(dialect.stats(), (rs, row) -> {
             long oldestMillis = rs.getLong(4);
             long leaseEndMillis = rs.getLong(5);

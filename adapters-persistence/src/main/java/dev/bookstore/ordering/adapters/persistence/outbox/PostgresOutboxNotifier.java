@@ -81,9 +81,8 @@ public final class PostgresOutboxNotifier implements OutboxCommitListener, AutoC
     }
 
     /**
-     * Waits out {@code minInterval}. A commit's {@code unpark} ends a {@code parkNanos} early, so one park is not a
-     * pause: before this loop every commit after a {@code NOTIFY} woke the sender at once, and it sent one
-     * {@code NOTIFY} per commit whatever the interval. Only {@link #close()} ends the pause early.
+     * Waits out {@code minInterval}, in a loop: a commit's {@code unpark} ends a {@code parkNanos} early, and one
+     * park would let every commit send a {@code NOTIFY} of its own. Only {@link #close()} ends the pause early.
      */
     private void pauseAfterSend() {
         long deadline = System.nanoTime() + minIntervalNanos;

@@ -9,7 +9,6 @@ import dev.bookstore.ordering.adapters.persistence.inbox.JdbcInboxStore;
 import dev.bookstore.ordering.application.outbox.relay.DeliveryFailure;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
-import dev.bookstore.ordering.application.outbox.relay.OutboxStore;
 import dev.bookstore.ordering.application.testing.OutboxStoreContract;
 import java.sql.Types;
 import java.time.Duration;
@@ -44,7 +43,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The {@link JdbcOutboxStore} and {@link JdbcInboxStore} contract, run against every database dialect by one
  * subclass per database. A subclass provides a migrated, otherwise empty schema; every test starts from empty
- * tables. The outbox contract is the javadoc of the {@code OutboxStore} port: its port-level tests are the
+ * tables. The outbox contract is the javadoc of its ports: its port-level tests are the
  * application's {@link OutboxStoreContract}, which the in-memory fake runs too; here is what only a database
  * shows (its clock, its transactions, concurrent claimers, column limits, the stored rows). Time passes for
  * the port-level tests by moving every stored timestamp back, which is what the database's clock moving on
@@ -55,7 +54,7 @@ import tools.jackson.databind.json.JsonMapper;
  * line: the later messages of its aggregate wait until an operator unparks it (and it is published) — per
  * aggregate order is never given up silently. Without ordered mode a parked message holds back nothing.
  */
-abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
+abstract class JdbcOutboxStoreContract extends OutboxStoreContract<JdbcOutboxStore> {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
@@ -63,6 +62,7 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
     private JdbcTemplate jdbc;
     private TransactionTemplate transaction;
     private JdbcOutboxStore store;
+    private Outbox<JdbcOutboxStore> outbox;
     private JdbcInboxStore inbox;
     /** Occurrence times count up from here, so the rows of a test have a known order. */
     private Instant clock;
@@ -94,8 +94,8 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
     }
 
     @Override
-    protected OutboxStore store() {
-        return store;
+    protected Outbox<JdbcOutboxStore> outbox() {
+        return outbox;
     }
 
     /** Moves every timestamp the relay compares with the database's now back by {@code duration}. */
@@ -129,6 +129,7 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
         jdbc.update("UPDATE outbox_published_count SET published = 0");
         transaction = new TransactionTemplate(new DataSourceTransactionManager(dataSource()));
         store = new JdbcOutboxStore(dataSource(), JSON);
+        outbox = new Outbox<>(store, store::append, new JdbcOutboxAdministration(dataSource(), JSON)::unpark);
         inbox = new JdbcInboxStore(dataSource());
         clock = Instant.now().minus(Duration.ofHours(1)).truncatedTo(ChronoUnit.SECONDS);
     }
@@ -154,7 +155,7 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
             assertThat(relay.markPublished("relay-a", ids.subList(0, 2))).isEqualTo(2);
             assertThat(relay.release("relay-a", ids.subList(2, 3))).isEqualTo(1);
 
-            assertThat(store.stats().published()).isEqualTo(2);
+            assertThat(store.count().published()).isEqualTo(2);
             assertThat(ids(store.claim("relay-b", 10, LEASE, false))).containsExactly(ids.get(2));
             if (commitDurabilityQuery() != null) {
                 JdbcTemplate onRelay = new JdbcTemplate(relayPool);
@@ -229,7 +230,7 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
         });
 
         assertThat(store.claim("relay-a", 10, LEASE, false)).isEmpty();
-        assertThat(store.stats().pending()).isZero();
+        assertThat(store.count().pending()).isZero();
     }
 
     @Test
@@ -282,7 +283,7 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
             assertThat(taken).hasSize(rows).doesNotHaveDuplicates();
             assertThat(new HashSet<>(taken)).isEqualTo(appended);
             assertThat(markedByAll).isEqualTo(rows);
-            assertThat(store.stats()).isEqualTo(new OutboxStats(0, 0, rows, Duration.ZERO));
+            assertThat(store.count()).isEqualTo(new OutboxStats(0, 0, rows, Duration.ZERO));
         } finally {
             pool.shutdownNow();
         }
@@ -305,7 +306,7 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
         assertThat(published.publishedAt()).isNotNull();
         assertThat(published.claimedBy()).isNull();
         assertThat(store.markPublished("relay-a", List.of(leased))).as("the lease ended with it").isZero();
-        assertThat(store.stats()).extracting(OutboxStats::pending, OutboxStats::published).containsExactly(1L, 1L);
+        assertThat(store.count()).extracting(OutboxStats::pending, OutboxStats::published).containsExactly(1L, 1L);
     }
 
     @Test
@@ -371,7 +372,7 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
         assertThat(row.nextAttemptAt()).as("long due: only the status keeps it back").isBefore(Instant.now());
         assertThat(ids(store.claim("relay-b", 10, LEASE, false))).containsExactly(ids.get(1));
         assertThat(store.claim("relay-c", 10, LEASE, false)).isEmpty();
-        assertThat(store.stats()).extracting(OutboxStats::pending, OutboxStats::parked).containsExactly(1L, 1L);
+        assertThat(store.count()).extracting(OutboxStats::pending, OutboxStats::parked).containsExactly(1L, 1L);
     }
 
     // --- ordered mode --------------------------------------------------------------------------------------------
@@ -389,7 +390,7 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
         assertThat(store.claim("relay-b", count, LEASE, false)).hasSize(count);
         assertThat(store.markPublished("relay-b", ids)).isEqualTo(count);
 
-        assertThat(store.stats()).extracting(OutboxStats::pending, OutboxStats::published)
+        assertThat(store.count()).extracting(OutboxStats::pending, OutboxStats::published)
                 .containsExactly(0L, (long) count);
     }
 
@@ -419,7 +420,7 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
 
     @Test
     void statsCountPendingParkedAndPublishedMessagesAndTheAgeOfTheOldestPending() {
-        assertThat(store.stats()).isEqualTo(new OutboxStats(0, 0, 0, Duration.ZERO));
+        assertThat(store.count()).isEqualTo(new OutboxStats(0, 0, 0, Duration.ZERO));
         // The messages occurred about an hour ago (see the clock), but the database stored them just now.
         List<UUID> ids = appendMessages(5);
         store.claim("relay-a", 5, LEASE, false);
@@ -428,7 +429,7 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
         store.release("relay-a", List.of(ids.get(2), ids.get(3)));
         // ids.get(4) stays leased: leased messages are still pending.
 
-        OutboxStats stats = store.stats();
+        OutboxStats stats = store.count();
 
         assertThat(stats.pending()).isEqualTo(3);
         assertThat(stats.parked()).isEqualTo(1);
@@ -443,12 +444,12 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
 
         // Measured from occurred_at, an age a year in the future would stay zero for good.
         Duration age = await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100))
-                .until(() -> store.stats().oldestPendingAge(), grown -> grown.compareTo(Duration.ofMillis(500)) >= 0);
+                .until(() -> store.count().oldestPendingAge(), grown -> grown.compareTo(Duration.ofMillis(500)) >= 0);
         assertThat(age).isLessThan(Duration.ofMinutes(1));
 
         append(messageOccurredAt("order-past", Instant.now().minus(Duration.ofDays(365))));
 
-        assertThat(store.stats().oldestPendingAge()).as("not a year").isLessThan(Duration.ofMinutes(1));
+        assertThat(store.count().oldestPendingAge()).as("not a year").isLessThan(Duration.ofMinutes(1));
     }
 
     @Test
@@ -466,7 +467,7 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
         assertThat(store.deletePublishedOlderThan(Duration.ofDays(1), 10)).isEqualTo(4);
 
         assertThat(remainingIds()).isEmpty();
-        assertThat(store.stats()).isEqualTo(new OutboxStats(0, 0, 4, Duration.ZERO));
+        assertThat(store.count()).isEqualTo(new OutboxStats(0, 0, 4, Duration.ZERO));
     }
 
     // --- inbox ---------------------------------------------------------------------------------------------------

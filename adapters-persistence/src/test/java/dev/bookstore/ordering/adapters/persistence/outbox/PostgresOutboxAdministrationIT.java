@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.json.JsonMapper;
 
-/** {@link JdbcOutboxAdministration} and the relay's {@code unpark}, on a real PostgreSQL migrated up to V6. */
+/** {@link JdbcOutboxAdministration}, on a real PostgreSQL migrated up to V6. */
 class PostgresOutboxAdministrationIT {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -77,7 +77,7 @@ class PostgresOutboxAdministrationIT {
         UUID parked = park("order-a");
         jdbc.update("UPDATE outbox_message SET created_at = now() - interval '1 day' WHERE id = ?", parked);
 
-        assertThat(store.unpark(List.of(parked))).isEqualTo(1);
+        assertThat(admin.unpark(List.of(parked))).isEqualTo(1);
 
         OutboxEntry entry = admin.find(parked).orElseThrow();
         assertThat(entry.status()).isEqualTo(OutboxEntry.Status.PENDING);

@@ -1,17 +1,15 @@
 package dev.bookstore.ordering.application.outbox.admin;
 
-import dev.bookstore.ordering.application.outbox.relay.OutboxStore;
-
 public final class GetOutboxStatsService implements GetOutboxStatsQuery {
 
-    private final OutboxStore outbox;
+    private final OutboxStatistics statistics;
 
-    public GetOutboxStatsService(OutboxStore outbox) {
-        this.outbox = outbox;
+    public GetOutboxStatsService(OutboxStatistics statistics) {
+        this.statistics = statistics;
     }
 
     @Override
     public OutboxStats outboxStats() {
-        return outbox.stats();
+        return statistics.count();
     }
 }

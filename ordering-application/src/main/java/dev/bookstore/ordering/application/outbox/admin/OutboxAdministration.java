@@ -1,15 +1,14 @@
 package dev.bookstore.ordering.application.outbox.admin;
 
-import dev.bookstore.ordering.application.outbox.relay.OutboxStore;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
 /**
- * The outbox table as an operator reads and repairs it, beside {@link OutboxStore} (the relay's). Every method is
- * one short auto-committed statement, and every change names the state it expects in its {@code WHERE}, so an
- * operator racing the relay or another operator changes nothing that moved meanwhile.
- * Making a parked row pending again is {@link OutboxStore#unpark}.
+ * The outbox table as an operator reads and repairs it. Every method is one short auto-committed statement, and
+ * every change names the state it expects in its {@code WHERE}, so an operator racing the relay or another operator
+ * changes nothing that moved meanwhile.
  */
 public interface OutboxAdministration {
 
@@ -18,6 +17,9 @@ public interface OutboxAdministration {
 
     /** Up to {@code limit} parked rows with a position above {@code afterPosition}, lowest position first. */
     List<OutboxEntry> parked(long afterPosition, int limit);
+
+    /** Makes parked messages pending again, due at once with a fresh attempt count; returns how many. */
+    int unpark(Collection<UUID> ids);
 
     /** Deletes the row if it is parked; false when there is no parked row with this id. */
     boolean deleteParked(UUID id);

@@ -1,30 +1,31 @@
 package dev.bookstore.ordering.application.outbox.admin;
 
-import dev.bookstore.ordering.application.outbox.relay.OutboxStore;
+import dev.bookstore.ordering.application.outbox.OutboxCommitListener;
 import java.util.List;
 import java.util.UUID;
 
-/** Parked messages made pending again through {@link OutboxStore#unpark}, which resets attempts and due time. */
+/** Parked messages made pending again through {@link OutboxAdministration#unpark}, which resets attempts and due time. */
 public final class RequeueParkedMessagesService implements RequeueParkedMessagesUseCase {
 
     private final OutboxAdministration administration;
-    private final OutboxStore outbox;
+    private final OutboxCommitListener changes;
     private final int chunk;
 
-    public RequeueParkedMessagesService(OutboxAdministration administration, OutboxStore outbox, int chunk) {
+    public RequeueParkedMessagesService(OutboxAdministration administration, OutboxCommitListener changes, int chunk) {
         if (chunk < 1) {
             throw new IllegalArgumentException("chunk must be positive, got " + chunk);
         }
         this.administration = administration;
-        this.outbox = outbox;
+        this.changes = changes;
         this.chunk = chunk;
     }
 
     @Override
     public void requeue(UUID id) {
-        if (outbox.unpark(List.of(id)) == 0) {
+        if (administration.unpark(List.of(id)) == 0) {
             throw OutboxStates.unchanged(administration, id, OutboxEntry.Status.PARKED);
         }
+        changes.outboxMessagesCommitted(1);
     }
 
     /** Page by page by position, so every parked row is seen once however many there are. */
@@ -36,10 +37,13 @@ public final class RequeueParkedMessagesService implements RequeueParkedMessages
         do {
             page = administration.parked(after, chunk);
             if (!page.isEmpty()) {
-                total += outbox.unpark(page.stream().map(OutboxEntry::id).toList());
+                total += administration.unpark(page.stream().map(OutboxEntry::id).toList());
                 after = page.get(page.size() - 1).message().position();
             }
         } while (page.size() == chunk);
+        if (total > 0) {
+            changes.outboxMessagesCommitted(total);
+        }
         return total;
     }
 }

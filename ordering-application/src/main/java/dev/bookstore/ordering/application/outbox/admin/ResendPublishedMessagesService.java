@@ -1,5 +1,6 @@
 package dev.bookstore.ordering.application.outbox.admin;
 
+import dev.bookstore.ordering.application.outbox.OutboxCommitListener;
 import java.time.Clock;
 import java.util.UUID;
 
@@ -12,11 +13,14 @@ public final class ResendPublishedMessagesService implements ResendPublishedMess
     private final OutboxAdministration outbox;
     private final ReplayLimits limits;
     private final Clock clock;
+    private final OutboxCommitListener changes;
 
-    public ResendPublishedMessagesService(OutboxAdministration outbox, ReplayLimits limits, Clock clock) {
+    public ResendPublishedMessagesService(OutboxAdministration outbox, ReplayLimits limits, Clock clock,
+                                          OutboxCommitListener changes) {
         this.outbox = outbox;
         this.limits = limits;
         this.clock = clock;
+        this.changes = changes;
     }
 
     @Override
@@ -24,6 +28,7 @@ public final class ResendPublishedMessagesService implements ResendPublishedMess
         if (!outbox.resend(id)) {
             throw OutboxStates.unchanged(outbox, id, OutboxEntry.Status.PUBLISHED);
         }
+        changes.outboxMessagesCommitted(1);
     }
 
     @Override
@@ -37,6 +42,10 @@ public final class ResendPublishedMessagesService implements ResendPublishedMess
                     "selects more than " + limits.maxMessages() + " published messages; narrow the selection");
         }
         // Bounded again by the statement itself, should rows have been published since the count.
-        return outbox.resendPublished(selection, limits.maxMessages());
+        int resent = outbox.resendPublished(selection, limits.maxMessages());
+        if (resent > 0) {
+            changes.outboxMessagesCommitted(resent);
+        }
+        return resent;
     }
 }

@@ -12,18 +12,12 @@ import java.util.function.BooleanSupplier;
  */
 public interface MessagePublisher {
 
-    List<PublishResult> publish(List<OutboxMessage> batch, Duration confirmTimeout);
-
     /**
-     * The same, for a relay that may be asked to stop meanwhile: once {@code stopSending} answers true, no further
-     * message of the batch is handed to the broker (each unsent one is answered
-     * {@link PublishResult.Outcome#BROKER_UNAVAILABLE}, "not sent"), while the confirms of those already sent are
-     * still awaited until the deadline. A publisher that cannot stop mid-batch sends the whole batch.
+     * Once {@code stopSending} answers true (the relay is stopping), no further message of the batch is handed to the
+     * broker (each unsent one is answered {@link PublishResult.Outcome#BROKER_UNAVAILABLE}, "not sent"), while the
+     * confirms of those already sent are still awaited until the deadline.
      */
-    default List<PublishResult> publish(List<OutboxMessage> batch, Duration confirmTimeout,
-                                        BooleanSupplier stopSending) {
-        return publish(batch, confirmTimeout);
-    }
+    List<PublishResult> publish(List<OutboxMessage> batch, Duration confirmTimeout, BooleanSupplier stopSending);
 
     /**
      * Whether the broker can be talked to now: a connection is open, or one could be opened just now (a publisher

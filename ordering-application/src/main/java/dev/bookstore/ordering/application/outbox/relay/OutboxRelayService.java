@@ -18,27 +18,16 @@ import java.util.UUID;
 /**
  * The relay: claim a batch (a lease, no open transaction) → publish it with confirms → record every outcome.
  *
- * <p>Failures are told apart by what they blame. A nack, a return or a missing confirm while the broker
- * confirms other messages blames the message: it counts as an attempt, is retried with backoff and, after
- * {@code maxAttempts}, parked, so it never blocks the messages behind it. A broker that cannot be reached
- * blames nobody: the batch is released untried, attempts are not counted (an outage must not park healthy
- * messages), and one warning is logged per outage rather than one per poll. Until the broker is seen again, a
- * round claims nothing: it only asks the publisher whether the broker is reachable
- * ({@link MessagePublisher#brokerReachable()}), and claims as usual once it is.
+ * <p>Failures are charged to whom they blame. A nack, a return or a missing confirm while the broker confirms
+ * others blames the message: an attempt, retried with backoff, parked after {@code maxAttempts}, so it never blocks
+ * the messages behind it. An unreachable broker blames nobody: the batch is released untried, one warning is logged
+ * per outage, and until the broker is seen again a round only asks {@link MessagePublisher#brokerReachable()}. A
+ * channel the broker closed ({@link Outcome#CHANNEL_CLOSED}) may be any message's fault: the batch is released for
+ * {@link RelaySettings#channelErrorRetries()} rounds, then published one message at a time to find the one it
+ * refuses. While the broker pushes back ({@link BrokerBackpressure}) nothing is claimed.
  *
- * <p>A channel the broker closed because it refused something sent on it ({@link Outcome#CHANNEL_CLOSED}, e.g. an
- * invalid header) may be any message's fault: the batch is released untried, for up to
- * {@link RelaySettings#channelErrorRetries()} consecutive rounds. The round after them publishes its messages one at
- * a time, so that a close follows exactly one publish: that message is charged an attempt (and parked after
- * {@code maxAttempts}), the others of the batch are published as usual and charged nothing.
- *
- * <p>A message no queue took ({@link Outcome#RETURNED}) is retried, parked at once or counted as published, as
- * {@link RelaySettings#unroutable()} says. While the broker pushes back ({@link BrokerBackpressure}, a resource
- * alarm) the relay claims nothing, costing no attempts, and logs the start and the end once each.
- *
- * <p>Graceful shutdown ({@link #stopClaiming()}): no new claim, no further send from the batch in flight; its
- * confirms are awaited up to the confirm timeout and recorded, and whatever was not sent or got no answer is
- * released with no attempt counted, so a restart neither burns attempts nor republishes confirmed messages.
+ * <p>{@link #stopClaiming()}: no new claim, no further send; the confirms in flight are awaited and recorded, the
+ * rest released with no attempt counted, so a restart neither burns attempts nor republishes confirmed messages.
  */
 public final class OutboxRelayService implements RelayOutboxUseCase {
 
@@ -50,7 +39,7 @@ public final class OutboxRelayService implements RelayOutboxUseCase {
     private static final Duration WRITE_RETRY_INITIAL = Duration.ofMillis(50);
     private static final Duration WRITE_RETRY_MAX = Duration.ofSeconds(1);
 
-    private final OutboxStore outbox;
+    private final OutboxLeases outbox;
     private final MessagePublisher publisher;
     private final RelaySettings settings;
     private final Clock clock;
@@ -73,7 +62,7 @@ public final class OutboxRelayService implements RelayOutboxUseCase {
     /** Exchange and routing key pairs whose unroutable messages were counted as published and warned about once. */
     private final Set<String> reportedUnroutable = new HashSet<>();
 
-    public OutboxRelayService(OutboxStore outbox, MessagePublisher publisher, RelaySettings settings, Clock clock,
+    public OutboxRelayService(OutboxLeases outbox, MessagePublisher publisher, RelaySettings settings, Clock clock,
                        RelayMetrics metrics, BrokerBackpressure backpressure) {
         this.outbox = outbox;
         this.publisher = publisher;

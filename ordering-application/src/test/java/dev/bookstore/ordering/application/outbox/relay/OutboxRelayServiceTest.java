@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
-import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
 import dev.bookstore.ordering.application.outbox.relay.PublishResult.Outcome;
 import dev.bookstore.ordering.application.testing.InMemoryOutboxStore;
 import dev.bookstore.ordering.application.testing.InMemoryOutboxStore.Row;
@@ -56,7 +55,7 @@ class OutboxRelayServiceTest {
                 assertThat(row.attempts()).isZero();
                 assertThat(row.claimedBy()).isNull();
             });
-            assertThat(outbox.stats().pending()).isZero();
+            assertThat(outbox.count().pending()).isZero();
         }
 
         @Test
@@ -222,7 +221,7 @@ class OutboxRelayServiceTest {
             assertThat(relay.relayBatch()).isEqualTo(new RelayRound(1, 1, 0, 0, 0));
             assertThat(broker.attemptsOf(poison.id())).isEqualTo(1);
             assertThat(broker.deliveredIds()).containsExactly(next.id());
-            assertThat(outbox.stats().parked()).isEqualTo(1);
+            assertThat(outbox.count().parked()).isEqualTo(1);
         }
     }
 
@@ -673,7 +672,7 @@ class OutboxRelayServiceTest {
     }
 
     /** The in-memory outbox whose outcome writes fail {@code failuresLeft} times, each taking {@code duration}. */
-    private final class HiccupStore implements OutboxStore {
+    private final class HiccupStore implements OutboxLeases {
 
         private final InMemoryOutboxStore delegate;
         private final Duration duration;
@@ -693,11 +692,6 @@ class OutboxRelayServiceTest {
                 clock.advance(duration);
                 throw new IllegalStateException("database hiccup");
             }
-        }
-
-        @Override
-        public void append(OutboxMessage message) {
-            delegate.append(message);
         }
 
         @Override
@@ -723,20 +717,6 @@ class OutboxRelayServiceTest {
             return delegate.release(owner, ids);
         }
 
-        @Override
-        public int unpark(Collection<UUID> ids) {
-            return delegate.unpark(ids);
-        }
-
-        @Override
-        public int deletePublishedOlderThan(Duration age, int limit) {
-            return delegate.deletePublishedOlderThan(age, limit);
-        }
-
-        @Override
-        public OutboxStats stats() {
-            return delegate.stats();
-        }
     }
 
     @Test

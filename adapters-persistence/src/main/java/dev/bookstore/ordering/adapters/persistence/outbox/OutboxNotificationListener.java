@@ -1,67 +1,56 @@
-package dev.bookstore.ordering.bootstrap.relay;
+package dev.bookstore.ordering.adapters.persistence.outbox;
 
-import dev.bookstore.ordering.adapters.persistence.outbox.PostgresOutboxNotifications;
+import dev.bookstore.ordering.application.outbox.relay.RelayWakeUp;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.function.IntSupplier;
-import javax.sql.DataSource;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Rings the relay's doorbell when another instance commits outbox rows (PostgreSQL {@code NOTIFY}). On other
- * databases it does nothing and the poll interval is the only wake-up across instances.
+ * Rings the relay's doorbell when another instance commits outbox rows (PostgreSQL {@code NOTIFY}), from a thread
+ * of its own that waits on {@link PostgresOutboxNotifications}. While it cannot listen, it says so to the doorbell
+ * and the relay falls back on its poll.
  */
 public final class OutboxNotificationListener implements SmartLifecycle {
 
     private static final Logger LOG = LoggerFactory.getLogger(OutboxNotificationListener.class);
 
-    private final DataSource listenerDataSource;
-    private final IntSupplier ownSenderPid;
-    private final RelayWakeUp wakeUp;
+    private final PostgresOutboxNotifications notifications;
+    private final RelayWakeUp doorbell;
     private final Duration pollInterval;
     private volatile boolean running;
     private Thread thread;
-    private PostgresOutboxNotifications notifications;
 
-    /**
-     * @param listenerDataSource an unpooled data source, or null where the database has no NOTIFY
-     * @param ownSenderPid       the backend pid of this instance's own notifier, whose notifications are skipped
-     */
-    public OutboxNotificationListener(DataSource listenerDataSource, IntSupplier ownSenderPid, RelayWakeUp wakeUp,
+    /** @param pollInterval how long one wait for a notification lasts, and the pause after a failed one */
+    public OutboxNotificationListener(PostgresOutboxNotifications notifications, RelayWakeUp doorbell,
                                       Duration pollInterval) {
-        this.listenerDataSource = listenerDataSource;
-        this.ownSenderPid = ownSenderPid;
-        this.wakeUp = wakeUp;
+        this.notifications = notifications;
+        this.doorbell = doorbell;
         this.pollInterval = pollInterval;
     }
 
     @Override
     public synchronized void start() {
         running = true;
-        if (listenerDataSource == null) {
-            return;
-        }
-        notifications = new PostgresOutboxNotifications(listenerDataSource, ownSenderPid);
-        PostgresOutboxNotifications listening = notifications;
-        thread = new Thread(() -> listen(listening), "outbox-notify-listener");
+        thread = new Thread(this::listen, "outbox-notify-listener");
         thread.setDaemon(true);
         thread.start();
     }
 
-    private void listen(PostgresOutboxNotifications notifications) {
+    private void listen() {
         boolean warned = false;
         try (notifications) {
             while (running) {
                 try {
                     if (notifications.await(pollInterval)) {
-                        wakeUp.ring();
+                        doorbell.ring();
                     }
-                    wakeUp.otherInstancesRing(true);
+                    doorbell.otherInstancesRing(true);
                     warned = false;
                 } catch (SQLException e) {
-                    wakeUp.otherInstancesRing(false);
+                    doorbell.otherInstancesRing(false);
                     if (!running) {
                         return;
                     }
@@ -70,7 +59,7 @@ public final class OutboxNotificationListener implements SmartLifecycle {
                                 e.toString());
                         warned = true;
                     }
-                    RelayWakeUp.pause(pollInterval);
+                    TimeUnit.NANOSECONDS.sleep(pollInterval.toNanos());
                 }
             }
         } catch (InterruptedException e) {
@@ -82,7 +71,7 @@ public final class OutboxNotificationListener implements SmartLifecycle {
     @Override
     public synchronized void stop() {
         running = false;
-        wakeUp.otherInstancesRing(false);
+        doorbell.otherInstancesRing(false);
         if (thread != null) {
             notifications.close();
             thread.interrupt();

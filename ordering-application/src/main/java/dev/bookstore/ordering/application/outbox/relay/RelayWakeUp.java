@@ -1,13 +1,12 @@
-package dev.bookstore.ordering.bootstrap.relay;
+package dev.bookstore.ordering.application.outbox.relay;
 
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The doorbell of the relay workers: {@link #ring()} after a commit that wrote outbox rows; workers
- * {@link #await(Duration)} between rounds. A ring while nobody waits is remembered, so it is never lost.
+ * The relay workers' doorbell: rung for commits here and on other instances, and when the broker accepts publishing
+ * again; the workers {@link #await} it between rounds. A ring while nobody waits is remembered, so it is never lost.
  */
 public final class RelayWakeUp {
 
@@ -16,16 +15,14 @@ public final class RelayWakeUp {
     private long rings;
     private volatile boolean otherInstancesRing;
 
-    /**
-     * Whether commits on other instances ring this doorbell (PostgreSQL {@code LISTEN} is up); while they do,
-     * an idle relay needs to poll only as a safety net.
-     */
+    /** Whether commits on other instances ring this doorbell now (PostgreSQL {@code LISTEN} is up). */
     public boolean otherInstancesRing() {
         return otherInstancesRing;
     }
 
-    void otherInstancesRing(boolean ring) {
-        otherInstancesRing = ring;
+    /** Told by whatever hears other instances' commits whether it hears them now. */
+    public void otherInstancesRing(boolean heard) {
+        otherInstancesRing = heard;
     }
 
     public void ring() {
@@ -64,10 +61,5 @@ public final class RelayWakeUp {
         } finally {
             lock.unlock();
         }
-    }
-
-    /** Waits for {@code timeout} whatever rings: for backing off while the broker is away. */
-    static void pause(Duration timeout) throws InterruptedException {
-        TimeUnit.NANOSECONDS.sleep(timeout.toNanos());
     }
 }

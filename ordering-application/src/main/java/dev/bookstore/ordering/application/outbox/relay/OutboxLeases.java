@@ -1,22 +1,18 @@
 package dev.bookstore.ordering.application.outbox.relay;
 
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
-import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 
 /**
- * The outbox table, as the relay uses it. Every method is one short statement (or a few, chunked) in its own
- * transaction: nothing here holds a database transaction open while the relay talks to the broker. Instead
- * a claimed message carries a lease ({@code owner}, until when); outcomes are accepted only from the owner
- * that still holds the lease.
+ * The outbox as the relay uses it: it leases messages, then settles each lease (published, failed, or released
+ * untried). Every method is one short statement (or a few, chunked) in its own transaction, so nothing holds a
+ * transaction open while the relay talks to the broker; an outcome is accepted only from the owner that still
+ * holds the lease.
  */
-public interface OutboxStore {
-
-    /** Appends a message in the caller's transaction. */
-    void append(OutboxMessage message);
+public interface OutboxLeases {
 
     /**
      * Leases up to {@code batchSize} pending, due messages whose lease is free or expired, in the order they were
@@ -39,16 +35,4 @@ public interface OutboxStore {
 
     /** Frees the lease without counting an attempt: the message was never really tried (broker unavailable). */
     int release(String owner, Collection<UUID> ids);
-
-    /** Makes parked messages pending again with a fresh attempt count; returns how many. */
-    int unpark(Collection<UUID> ids);
-
-    /**
-     * Deletes up to {@code limit} messages published more than {@code age} ago, by the database's clock (the one
-     * that stamped them published); returns how many.
-     */
-    int deletePublishedOlderThan(Duration age, int limit);
-
-    /** The counts, and the age of the oldest pending message since the database stored it. */
-    OutboxStats stats();
 }
