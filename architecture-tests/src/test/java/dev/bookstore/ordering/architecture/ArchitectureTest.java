@@ -29,11 +29,7 @@ class ArchitectureTest {
      */
     static final Set<String> KNOWN_VIOLATIONS_BEING_MOVED = Set.of(
             ROOT + ".bootstrap.modulith.CustomerOrderSummaryListener",
-            ROOT + ".bootstrap.modulith.IncompletePublicationsResubmission",
-            ROOT + ".bootstrap.observability.ObservabilityConfiguration",
-            ROOT + ".bootstrap.observability.PostgresMaintenanceWarning",
-            ROOT + ".bootstrap.relay.OutboxNotificationListener",
-            ROOT + ".bootstrap.relay.RelayConnectionPool");
+            ROOT + ".bootstrap.modulith.IncompletePublicationsResubmission");
 
     private static final OrderingArchitecture RULES = new OrderingArchitecture(ROOT, KNOWN_VIOLATIONS_BEING_MOVED);
     private static final DependencyRules DEPENDENCIES = RULES.dependencies();

@@ -10,7 +10,7 @@ public final class InboxMetrics {
 
     private final MeterRegistry registry;
 
-    InboxMetrics(MeterRegistry registry) {
+    public InboxMetrics(MeterRegistry registry) {
         this.registry = registry;
     }
 

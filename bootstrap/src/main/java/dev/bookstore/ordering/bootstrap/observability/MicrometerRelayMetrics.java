@@ -15,7 +15,7 @@ import java.util.Map;
  * The relay's counters and timers in Micrometer. Every meter is registered up front, so a counter that never moved
  * is a 0 rather than missing, and {@code rate()} / {@code increase()} work from the first scrape.
  */
-final class MicrometerRelayMetrics implements RelayMetrics {
+public final class MicrometerRelayMetrics implements RelayMetrics {
 
     static final String PUBLISHED = "ordering.outbox.messages.published";
     static final String FAILED = "ordering.outbox.messages.failed";
@@ -31,7 +31,7 @@ final class MicrometerRelayMetrics implements RelayMetrics {
     private final Timer publishToConfirm;
     private final Timer commitToConfirm;
 
-    MicrometerRelayMetrics(MeterRegistry registry) {
+    public MicrometerRelayMetrics(MeterRegistry registry) {
         published = counter(PUBLISHED, "Outbox messages confirmed by the broker and marked published", registry);
         for (Outcome outcome : Outcome.values()) {
             if (outcome != Outcome.CONFIRMED) {

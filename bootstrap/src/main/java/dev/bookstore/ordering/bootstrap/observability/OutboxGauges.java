@@ -8,7 +8,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * Pending, parked and the age of the oldest pending message as gauges. They read the {@link OutboxStatsSnapshot},
  * never the database: a scrape costs no query, whatever its frequency or the number of scrapers.
  */
-final class OutboxGauges implements MeterBinder {
+public final class OutboxGauges implements MeterBinder {
 
     static final String PENDING = "ordering.outbox.pending";
     static final String PARKED = "ordering.outbox.parked";
@@ -16,7 +16,7 @@ final class OutboxGauges implements MeterBinder {
 
     private final OutboxStatsSnapshot snapshot;
 
-    OutboxGauges(OutboxStatsSnapshot snapshot) {
+    public OutboxGauges(OutboxStatsSnapshot snapshot) {
         this.snapshot = snapshot;
     }
 

@@ -10,7 +10,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * outage shows here, through the age, and never in readiness: the API keeps taking orders while the broker is
  * away. UNKNOWN while the outbox cannot be counted (the database is down: the {@code db} component says so).
  */
-record OutboxHealthIndicator(OutboxStatsSnapshot snapshot, OutboxHealthThresholds thresholds)
+public record OutboxHealthIndicator(OutboxStatsSnapshot snapshot, OutboxHealthThresholds thresholds)
         implements HealthIndicator {
 
     @Override

@@ -1,5 +1,12 @@
-package dev.bookstore.ordering.bootstrap.observability;
+package dev.bookstore.ordering.bootstrap.config;
 
+import dev.bookstore.ordering.bootstrap.observability.InboxMetrics;
+import dev.bookstore.ordering.bootstrap.observability.MicrometerRelayMetrics;
+import dev.bookstore.ordering.bootstrap.observability.OutboxGauges;
+import dev.bookstore.ordering.bootstrap.observability.OutboxHealthIndicator;
+import dev.bookstore.ordering.bootstrap.observability.OutboxHealthThresholds;
+import dev.bookstore.ordering.bootstrap.observability.OutboxMonitoringProperties;
+import dev.bookstore.ordering.bootstrap.observability.OutboxStatsSnapshot;
 import dev.bookstore.ordering.application.outbox.OutboxCommitListener;
 import dev.bookstore.ordering.application.outbox.admin.GetOutboxStatsService;
 import dev.bookstore.ordering.application.outbox.admin.OutboxStatistics;
