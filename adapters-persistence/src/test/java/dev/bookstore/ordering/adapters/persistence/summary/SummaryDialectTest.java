@@ -25,31 +25,33 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The customer order summary statements and the V7 migration of both databases, checked without a database, so
  * SQL Server's are checked everywhere; PostgreSQL's also run for real in {@code CustomerOrderSummaryIT}.
  */
-class SummarySqlTest {
+class SummaryDialectTest {
 
+    private static final SummaryDialect POSTGRES = new PostgresSummaryDialect();
+    private static final SummaryDialect SQL_SERVER = new SqlServerSummaryDialect();
     private static final UUID EVENT = UUID.fromString("0192b7a4-5d1e-7c3a-8000-000000000001");
     private static final UUID CUSTOMER = UUID.fromString("0192b7a4-5d1e-7c3a-9f00-3b1c2d4e5f60");
     private static final Instant AT = Instant.parse("2025-03-14T09:26:53.589Z");
     private static final String V7 = "V7__customer_order_summary.sql";
 
-    static Stream<SummarySql> dialects() {
-        return Stream.of(SummarySql.POSTGRES, SummarySql.SQL_SERVER);
+    static Stream<SummaryDialect> dialects() {
+        return Stream.of(POSTGRES, SQL_SERVER);
     }
 
     @ParameterizedTest
     @MethodSource("dialects")
-    void everyStatementHasAsManyPlaceholdersAsItsParameters(SummarySql sql) {
+    void everyStatementHasAsManyPlaceholdersAsItsParameters(SummaryDialect sql) {
         assertThat(placeholders(sql.recordEvent())).isEqualTo(sql.recordEventParameters(EVENT).length);
         assertThat(placeholders(sql.addPlaced())).isEqualTo(sql.addPlacedParameters(CUSTOMER, AT).length);
         assertThat(placeholders(sql.addCancelled())).isEqualTo(sql.addCancelledParameters(CUSTOMER).length);
-        assertThat(placeholders(SummarySql.FIND)).isOne();
+        assertThat(placeholders(SummaryDialect.FIND)).isOne();
         sql.addPlacedOnce().ifPresent(once -> assertThat(placeholders(once))
                 .isEqualTo(sql.addPlacedOnceParameters(EVENT, CUSTOMER, AT).length));
     }
 
     @Test
     void postgresCountsAnOrderPlacedOnceInOneStatementSqlServerInTwo() throws Exception {
-        String once = SummarySql.POSTGRES.addPlacedOnce().orElseThrow();
+        String once = POSTGRES.addPlacedOnce().orElseThrow();
         CCJSqlParserUtil.parse(once);
         // the counter's upsert reads only what the event id's insert-if-absent returned
         assertThat(once).startsWith("WITH recorded AS (INSERT INTO customer_order_summary_event (event_id) VALUES (?) "
@@ -57,41 +59,41 @@ class SummarySqlTest {
         assertThat(once).contains("SELECT ?, 1, 0, ? FROM recorded",
                 "ON CONFLICT (customer_id) DO UPDATE SET",
                 "GREATEST(customer_order_summary.last_order_at, EXCLUDED.last_order_at)");
-        assertThat(SummarySql.POSTGRES.addPlacedOnceParameters(EVENT, CUSTOMER, AT))
+        assertThat(POSTGRES.addPlacedOnceParameters(EVENT, CUSTOMER, AT))
                 .containsExactly(EVENT, CUSTOMER, OffsetDateTime.ofInstant(AT, ZoneOffset.UTC));
-        assertThat(SummarySql.SQL_SERVER.addPlacedOnce()).as("recordEvent, then addPlaced").isEmpty();
+        assertThat(SQL_SERVER.addPlacedOnce()).as("recordEvent, then addPlaced").isEmpty();
     }
 
     @Test
     void eachDatabaseBindsIdsAsItsDriverExpectsAndTimesInUtc() {
         OffsetDateTime utc = OffsetDateTime.ofInstant(AT, ZoneOffset.UTC);
-        assertThat(SummarySql.POSTGRES.recordEventParameters(EVENT)).containsExactly(EVENT);
-        assertThat(SummarySql.POSTGRES.addPlacedParameters(CUSTOMER, AT)).containsExactly(CUSTOMER, utc);
-        assertThat(SummarySql.SQL_SERVER.recordEventParameters(EVENT))
+        assertThat(POSTGRES.recordEventParameters(EVENT)).containsExactly(EVENT);
+        assertThat(POSTGRES.addPlacedParameters(CUSTOMER, AT)).containsExactly(CUSTOMER, utc);
+        assertThat(SQL_SERVER.recordEventParameters(EVENT))
                 .containsExactly(EVENT.toString(), EVENT.toString());
-        assertThat(SummarySql.SQL_SERVER.addPlacedParameters(CUSTOMER, AT)).containsExactly(CUSTOMER.toString(), utc);
-        assertThat(SummarySql.SQL_SERVER.addCancelledParameters(CUSTOMER)).containsExactly(CUSTOMER.toString());
+        assertThat(SQL_SERVER.addPlacedParameters(CUSTOMER, AT)).containsExactly(CUSTOMER.toString(), utc);
+        assertThat(SQL_SERVER.addCancelledParameters(CUSTOMER)).containsExactly(CUSTOMER.toString());
     }
 
     @Test
     void theDialectFollowsTheDatabase() {
-        assertThat(SummarySql.of(Database.POSTGRESQL)).isSameAs(SummarySql.POSTGRES);
-        assertThat(SummarySql.of(Database.SQL_SERVER)).isSameAs(SummarySql.SQL_SERVER);
+        assertThat(SummaryDialect.of(Database.POSTGRESQL)).isInstanceOf(PostgresSummaryDialect.class);
+        assertThat(SummaryDialect.of(Database.SQL_SERVER)).isInstanceOf(SqlServerSummaryDialect.class);
     }
 
     @Test
     void postgresInsertsTheEventIdOnlyIfAbsentAndUpsertsTheCounters() {
-        assertThat(SummarySql.POSTGRES.recordEvent()).endsWith("ON CONFLICT (event_id) DO NOTHING");
-        assertThat(SummarySql.POSTGRES.addPlaced()).contains("ON CONFLICT (customer_id) DO UPDATE SET",
+        assertThat(POSTGRES.recordEvent()).endsWith("ON CONFLICT (event_id) DO NOTHING");
+        assertThat(POSTGRES.addPlaced()).contains("ON CONFLICT (customer_id) DO UPDATE SET",
                 "orders_placed = customer_order_summary.orders_placed + 1",
                 "GREATEST(customer_order_summary.last_order_at, EXCLUDED.last_order_at)");
-        assertThat(SummarySql.POSTGRES.addCancelled()).contains("VALUES (?, 0, 1, NULL)",
+        assertThat(POSTGRES.addCancelled()).contains("VALUES (?, 0, 1, NULL)",
                 "orders_cancelled = customer_order_summary.orders_cancelled + 1");
     }
 
     @Test
     void sqlServerHoldsTheKeyLockOfTheCheckAndOfTheUpsertsToTheEndOfTheTransaction() {
-        SummarySql sql = SummarySql.SQL_SERVER;
+        SummaryDialect sql = SQL_SERVER;
         assertThat(sql.recordEvent()).contains("WHERE NOT EXISTS (",
                 "FROM customer_order_summary_event WITH (UPDLOCK, HOLDLOCK) WHERE event_id = ?");
         for (String merge : List.of(sql.addPlaced(), sql.addCancelled())) {
@@ -108,7 +110,7 @@ class SummarySqlTest {
     void noSqlServerStatementUsesPostgresSyntax() {
         List<String> postgresOnly = List.of("(?i)ON\\s+CONFLICT", "(?i)EXCLUDED", "(?i)GREATEST", "(?i)RETURNING",
                 "::", "(?i)\\bnow\\(\\)", "(?i)\\bLIMIT\\b");
-        statements(SummarySql.SQL_SERVER).forEach((name, statement) -> postgresOnly.forEach(pattern ->
+        statements(SQL_SERVER).forEach((name, statement) -> postgresOnly.forEach(pattern ->
                 assertThat(statement).as("SQL Server %s", name).doesNotContainPattern(pattern)));
     }
 
@@ -116,24 +118,24 @@ class SummarySqlTest {
     void noPostgresStatementUsesSqlServerSyntax() {
         List<String> sqlServerOnly = List.of("(?i)\\bMERGE\\b", "(?i)HOLDLOCK", "(?i)UPDLOCK", "(?i)\\bTOP\\b",
                 "(?i)SYSDATETIMEOFFSET", "\\[");
-        statements(SummarySql.POSTGRES).forEach((name, statement) -> sqlServerOnly.forEach(pattern ->
+        statements(POSTGRES).forEach((name, statement) -> sqlServerOnly.forEach(pattern ->
                 assertThat(statement).as("PostgreSQL %s", name).doesNotContainPattern(pattern)));
     }
 
     /** JSqlParser does not know T-SQL's table hints: they are checked literally above and set aside here. */
     @ParameterizedTest
     @MethodSource("dialects")
-    void everyStatementParses(SummarySql sql) {
+    void everyStatementParses(SummaryDialect sql) {
         statements(sql).forEach((name, statement) -> {
             String parsed = statement.replace(" WITH (UPDLOCK, HOLDLOCK)", "").replace(" WITH (HOLDLOCK)", "");
-            assertThatNoException().as("%s %s", sql.database(), name)
+            assertThatNoException().as("%s %s", sql.getClass().getSimpleName(), name)
                     .isThrownBy(() -> CCJSqlParserUtil.parse(parsed));
         });
     }
 
     @Test
     void theParserWouldRejectABrokenStatement() {
-        String broken = SummarySql.SQL_SERVER.addCancelled().replace("WHEN NOT MATCHED THEN INSERT", "WHEN NOT");
+        String broken = SQL_SERVER.addCancelled().replace("WHEN NOT MATCHED THEN INSERT", "WHEN NOT");
 
         assertThat(catchThrowable(() -> CCJSqlParserUtil.parse(broken.replace(" WITH (HOLDLOCK)", ""))))
                 .isNotNull();
@@ -174,12 +176,12 @@ class SummarySqlTest {
         }
     }
 
-    private static Map<String, String> statements(SummarySql sql) {
+    private static Map<String, String> statements(SummaryDialect sql) {
         Map<String, String> statements = new LinkedHashMap<>();
         statements.put("recordEvent", sql.recordEvent());
         statements.put("addPlaced", sql.addPlaced());
         statements.put("addCancelled", sql.addCancelled());
-        statements.put("find", SummarySql.FIND);
+        statements.put("find", SummaryDialect.FIND);
         return statements;
     }
 
@@ -189,7 +191,7 @@ class SummarySqlTest {
 
     private static String script(String vendor) {
         String path = "db/migration/" + vendor + "/" + V7;
-        try (InputStream in = SummarySqlTest.class.getClassLoader().getResourceAsStream(path)) {
+        try (InputStream in = SummaryDialectTest.class.getClassLoader().getResourceAsStream(path)) {
             assertThat(in).as(path).isNotNull();
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
