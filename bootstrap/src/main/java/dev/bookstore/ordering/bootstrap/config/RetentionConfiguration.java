@@ -1,6 +1,5 @@
 package dev.bookstore.ordering.bootstrap.config;
 
-import dev.bookstore.ordering.adapters.persistence.inbox.JdbcInboxStore;
 import dev.bookstore.ordering.application.idempotency.IdempotencyKeys;
 import dev.bookstore.ordering.application.outbox.relay.OutboxStore;
 import dev.bookstore.ordering.bootstrap.retention.RetentionJob;
@@ -11,9 +10,9 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.annotation.EnableScheduling;
 
 /**
- * Retention of what grows: published outbox messages, the {@code Idempotency-Key}s of {@code POST /orders} and
- * the inbox's processed message ids, each by one {@link RetentionJob} on every instance. Parked outbox messages
- * are never deleted automatically: an operator requeues or discards them ({@code /admin/outbox}).
+ * Retention of what grows: published outbox messages and the {@code Idempotency-Key}s of {@code POST /orders},
+ * each by one {@link RetentionJob} on every instance. Parked outbox messages are never deleted automatically: an
+ * operator requeues or discards them ({@code /admin/outbox}).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableScheduling
@@ -31,13 +30,6 @@ class RetentionConfiguration {
         return new RetentionJob("idempotency key(s) recorded", properties.retention(),
                 properties.retentionInterval(), properties.retentionChunk(),
                 limit -> keys.deleteExpired(properties.retention(), limit));
-    }
-
-    @Bean
-    RetentionJob inboxRetentionJob(JdbcInboxStore inbox, InboxProperties properties) {
-        return new RetentionJob("inbox message(s) received", properties.retention(),
-                properties.retentionInterval(), properties.retentionChunk(),
-                limit -> inbox.deleteReceivedOlderThan(properties.retention(), limit));
     }
 
     @Bean

@@ -37,9 +37,4 @@ class ObservabilityConfiguration {
     RelayMetrics relayMetrics(MeterRegistry registry) {
         return new MicrometerRelayMetrics(registry);
     }
-
-    @Bean
-    InboxMetrics inboxMetrics(MeterRegistry registry) {
-        return new InboxMetrics(registry);
-    }
 }

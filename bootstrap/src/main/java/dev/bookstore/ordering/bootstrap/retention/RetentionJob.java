@@ -26,7 +26,7 @@ public final class RetentionJob {
     private final IntUnaryOperator deleteChunk;
 
     /**
-     * @param what the rows, for the log: "inbox message(s) received"
+     * @param what the rows, for the log: "idempotency key(s) recorded"
      * @param deleteChunk deletes at most its argument of rows older than {@code retention}; returns how many
      */
     public RetentionJob(String what, Duration retention, Duration interval, int chunk, IntUnaryOperator deleteChunk) {

@@ -2,18 +2,15 @@ package dev.bookstore.ordering.adapters.messaging.outbound;
 
 import java.util.Objects;
 import org.springframework.amqp.core.AmqpAdmin;
-import org.springframework.amqp.core.Binding;
-import org.springframework.amqp.core.BindingBuilder;
 import org.springframework.amqp.core.Declarables;
 import org.springframework.amqp.core.ExchangeBuilder;
-import org.springframework.amqp.core.Queue;
 import org.springframework.amqp.core.TopicExchange;
 
 /**
  * The broker objects the ordering service owns: one durable topic exchange ({@value
  * OrderEventContract#DEFAULT_EXCHANGE} by default) that every order event goes to, with routing keys
- * {@code order.placed} and {@code order.cancelled}. Queues belong to consumers; {@link #consumerBinding(Queue)}
- * binds one to every order event ({@value #ALL_ORDER_EVENTS}).
+ * {@code order.placed} and {@code order.cancelled}. Queues belong to consumers, which bind them with
+ * {@value #ALL_ORDER_EVENTS} for every order event ({@code ordering-events-consumer}'s {@code InboxQueue} does).
  *
  * <p>In a Spring context, expose {@link #declarables()} as a bean and the {@code RabbitAdmin} declares it on every
  * (re)connect; without one, call {@link #declareWith(AmqpAdmin)}.
@@ -42,20 +39,8 @@ public final class OrderingTopology {
         return new Declarables(exchange());
     }
 
-    /** Binds a consumer's queue to every order event. */
-    public Binding consumerBinding(Queue queue) {
-        return BindingBuilder.bind(queue).to(exchange()).with(ALL_ORDER_EVENTS);
-    }
-
     /** Declares the exchange now (idempotent: redeclaring with the same arguments is a no-op). */
     public void declareWith(AmqpAdmin admin) {
         admin.declareExchange(exchange());
-    }
-
-    /** Declares the exchange, the consumer's queue and its binding now. */
-    public void declareConsumerWith(AmqpAdmin admin, Queue queue) {
-        declareWith(admin);
-        admin.declareQueue(queue);
-        admin.declareBinding(consumerBinding(queue));
     }
 }

@@ -6,7 +6,7 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
-/** The outbox and inbox contract on a real PostgreSQL, in a database of its own made for this class. */
+/** The outbox contract on a real PostgreSQL, in a database of its own made for this class. */
 class PostgresOutboxStoreIT extends JdbcOutboxStoreContract {
 
     private static TestPostgres.PooledDatabase database;

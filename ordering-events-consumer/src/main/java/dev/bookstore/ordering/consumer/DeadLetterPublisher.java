@@ -1,4 +1,4 @@
-package dev.bookstore.ordering.adapters.messaging.inbound;
+package dev.bookstore.ordering.consumer;
 
 import java.time.Duration;
 import java.util.Map;

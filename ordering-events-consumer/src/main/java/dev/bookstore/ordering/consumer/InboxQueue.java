@@ -1,9 +1,7 @@
-package dev.bookstore.ordering.adapters.messaging.inbound;
+package dev.bookstore.ordering.consumer;
 
-import dev.bookstore.ordering.adapters.messaging.outbound.OrderingTopology;
 import java.time.Duration;
 import java.util.Objects;
-import org.springframework.amqp.core.AmqpAdmin;
 import org.springframework.amqp.core.Binding;
 import org.springframework.amqp.core.BindingBuilder;
 import org.springframework.amqp.core.Declarables;
@@ -11,27 +9,23 @@ import org.springframework.amqp.core.DirectExchange;
 import org.springframework.amqp.core.ExchangeBuilder;
 import org.springframework.amqp.core.Queue;
 import org.springframework.amqp.core.QueueBuilder;
+import org.springframework.amqp.core.TopicExchange;
 
 /**
- * The queue recipe of a consumer that uses {@link OrderPlacedInboxListener}: its queue, bound to every order event,
- * and a dead-letter exchange ({@code <name>.dlx}, direct) with a dead-letter queue ({@code <name>.dlq}) where a
- * message ends that cannot be processed: one that broke the contract at once, one whose handler failed
- * {@code maxDeliveries} times after {@code maxDeliveries} deliveries. The listener puts it there itself, with the
- * reason in the {@value OrderPlacedInboxListener#REASON_HEADER} header, in both modes:
+ * The queue recipe of a consumer that uses {@link OrderPlacedInboxListener}: its queue, bound to every order event
+ * ({@value #ALL_ORDER_EVENTS}), and a dead-letter exchange ({@code <name>.dlx}, direct) with a dead-letter queue
+ * ({@code <name>.dlq}) where the listener puts a message it gives up on, with the reason. Who bounds the deliveries:
  *
  * <ul>
- *   <li>{@link DeadLettering#BROKER} (RabbitMQ): the queue is a quorum queue with {@code x-delivery-limit =
- *       maxDeliveries} and the dead-letter exchange as {@code x-dead-letter-exchange}, so the broker dead-letters a
- *       message itself (reason {@code delivery_limit} in {@code x-death}) should the listener ever fail to: a
- *       consumer that dies on the message, a dead-letter publish that fails. Deliveries are counted by the broker
- *       ({@code x-delivery-count}), across every consumer of the queue.</li>
- *   <li>{@link DeadLettering#LISTENER}, for brokers that refuse these queue arguments (the try-out run's embedded
- *       broker closes the connection on them): a plain durable queue without arguments; the listener counts the
- *       deliveries of each message id in memory (per consumer instance, lost on restart).</li>
+ *   <li>{@link DeadLettering#BROKER} (RabbitMQ): a quorum queue with {@code x-delivery-limit = maxDeliveries} and the
+ *       dead-letter exchange, so the broker dead-letters a message itself should the listener fail to (a consumer
+ *       that dies on it); deliveries are counted by the broker across every consumer of the queue.</li>
+ *   <li>{@link DeadLettering#LISTENER}, for brokers that refuse these arguments: a plain durable queue; the listener
+ *       counts the deliveries of each message id in memory (per instance, lost on restart).</li>
  * </ul>
  *
- * <p>Between two deliveries of a failing message the listener waits {@code retryDelay}, doubled per failure
- * (at most {@link #MAX_RETRY_DELAY}), before it hands the message back: no hot requeue loop.
+ * <p>Between two deliveries of a failing message the listener waits {@code retryDelay}, doubled per failure up to
+ * {@link #MAX_RETRY_DELAY}: no hot requeue loop.
  *
  * @param name          the consumer's queue
  * @param deadLettering who enforces the delivery limit and dead-letters
@@ -39,6 +33,12 @@ import org.springframework.amqp.core.QueueBuilder;
  * @param retryDelay    the wait before the first redelivery
  */
 public record InboxQueue(String name, DeadLettering deadLettering, int maxDeliveries, Duration retryDelay) {
+
+    /** The ordering service's topic exchange, where every order event is published. */
+    public static final String ORDER_EVENTS_EXCHANGE = "bookstore.ordering";
+
+    /** The binding pattern for every order event. */
+    public static final String ALL_ORDER_EVENTS = "order.#";
 
     /** The longest wait between two deliveries of a failing message. */
     public static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(30);
@@ -74,7 +74,7 @@ public record InboxQueue(String name, DeadLettering deadLettering, int maxDelive
         return name + ".dlq";
     }
 
-    /** The consumer's queue, durable; see the class comment for its arguments. */
+    /** The consumer's queue, durable; its arguments by {@link DeadLettering}. */
     public Queue queue() {
         QueueBuilder queue = QueueBuilder.durable(name);
         if (deadLettering == DeadLettering.BROKER) {
@@ -102,21 +102,14 @@ public record InboxQueue(String name, DeadLettering deadLettering, int maxDelive
     }
 
     /**
-     * The order events' exchange, this queue bound to every order event, the dead-letter exchange and queue: in a
-     * Spring context expose them as a bean, and Spring AMQP's admin declares them on every (re)connect.
+     * The order events' exchange (durable topic, as the ordering service declares it), this queue bound to every order
+     * event, the dead-letter exchange and queue: as a bean, Spring AMQP's admin declares them on every (re)connect.
      */
-    public Declarables declarables(OrderingTopology topology) {
+    public Declarables declarables(String exchangeName) {
+        TopicExchange exchange = ExchangeBuilder.topicExchange(exchangeName).durable(true).build();
         Queue queue = queue();
-        return new Declarables(topology.exchange(), queue, topology.consumerBinding(queue), deadLetterExchange(),
-                deadLetterQueue(), deadLetterBinding());
-    }
-
-    /** Declares all of {@link #declarables} now, without a Spring context. */
-    public void declareWith(AmqpAdmin admin, OrderingTopology topology) {
-        topology.declareConsumerWith(admin, queue());
-        admin.declareExchange(deadLetterExchange());
-        admin.declareQueue(deadLetterQueue());
-        admin.declareBinding(deadLetterBinding());
+        return new Declarables(exchange, queue, BindingBuilder.bind(queue).to(exchange).with(ALL_ORDER_EVENTS),
+                deadLetterExchange(), deadLetterQueue(), deadLetterBinding());
     }
 
     /** The wait before delivery {@code failures + 1} of a message that failed {@code failures} times. */

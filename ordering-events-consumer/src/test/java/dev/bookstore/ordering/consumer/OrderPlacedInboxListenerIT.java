@@ -1,4 +1,4 @@
-package dev.bookstore.ordering.adapters.messaging.inbound;
+package dev.bookstore.ordering.consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -6,16 +6,14 @@ import static org.awaitility.Awaitility.await;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.GetResponse;
-import dev.bookstore.ordering.adapters.messaging.inbound.InboxQueue.DeadLettering;
 import dev.bookstore.ordering.adapters.messaging.outbound.OrderEventContract;
-import dev.bookstore.ordering.adapters.messaging.outbound.OrderPlacedPayload;
-import dev.bookstore.ordering.adapters.messaging.outbound.OrderingTopology;
 import dev.bookstore.ordering.adapters.messaging.outbound.RabbitMessagePublisher;
 import dev.bookstore.ordering.adapters.messaging.outbound.TestOutboxMessages;
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.relay.PublishResult;
 import dev.bookstore.ordering.application.outbox.relay.PublishResult.Outcome;
+import dev.bookstore.ordering.consumer.InboxQueue.DeadLettering;
 import dev.bookstore.ordering.domain.order.OrderCancelled;
 import dev.bookstore.ordering.domain.order.OrderId;
 import java.nio.charset.StandardCharsets;
@@ -33,8 +31,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.springframework.amqp.core.Binding;
+import org.springframework.amqp.core.Exchange;
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.MessageProperties;
+import org.springframework.amqp.core.Queue;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 import org.springframework.amqp.rabbit.core.RabbitAdmin;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
@@ -42,9 +43,8 @@ import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The inbox listener on a real RabbitMQ: its own exchange, the queue recipe ({@link InboxQueue}: bound with
- * {@code order.#}, a dead-letter exchange and queue; a quorum queue with a delivery limit unless the listener does
- * the dead-lettering itself), an in-memory inbox that rolls back with the transaction.
+ * The inbox listener on a real RabbitMQ, fed by the ordering service's own publisher and contract: its own exchange,
+ * the queue recipe ({@link InboxQueue}), an in-memory inbox that rolls back with the transaction.
  */
 class OrderPlacedInboxListenerIT {
 
@@ -143,7 +143,7 @@ class OrderPlacedInboxListenerIT {
         listen(DeadLettering.BROKER, handled::add);
         MessageProperties properties = new MessageProperties();
         properties.setMessageId(UUID.randomUUID().toString());
-        properties.setType(OrderEventContract.ORDER_PLACED_TYPE);
+        properties.setType(OrderPlacedPayload.TYPE);
         properties.setContentType(MessageProperties.CONTENT_TYPE_JSON);
         new RabbitTemplate(connectionFactory).send(exchange, OrderEventContract.ORDER_PLACED_ROUTING_KEY,
                 new Message("{\"orderId\":42}".getBytes(StandardCharsets.UTF_8), properties));
@@ -199,7 +199,7 @@ class OrderPlacedInboxListenerIT {
         listen(mode, handled::add);
         OutboxMessage template = TestOutboxMessages.orderPlaced(exchange);
         MessageProperties properties = new MessageProperties();
-        properties.setType(OrderEventContract.ORDER_PLACED_TYPE);
+        properties.setType(OrderPlacedPayload.TYPE);
         properties.setContentType(MessageProperties.CONTENT_TYPE_JSON);
         new RabbitTemplate(connectionFactory).send(exchange, OrderEventContract.ORDER_PLACED_ROUTING_KEY,
                 new Message(template.payload().getBytes(StandardCharsets.UTF_8), properties));
@@ -240,7 +240,10 @@ class OrderPlacedInboxListenerIT {
 
     private void declare(DeadLettering mode) {
         queue = new InboxQueue(TestRabbit.uniqueQueue("inbox"), mode, MAX_DELIVERIES, Duration.ofMillis(20));
-        queue.declareWith(admin, new OrderingTopology(exchange));
+        var declarables = queue.declarables(exchange);
+        declarables.getDeclarablesByType(Exchange.class).forEach(admin::declareExchange);
+        declarables.getDeclarablesByType(Queue.class).forEach(admin::declareQueue);
+        declarables.getDeclarablesByType(Binding.class).forEach(admin::declareBinding);
         cleanup.add(() -> admin.deleteExchange(queue.deadLetterExchangeName()));
         cleanup.add(() -> admin.deleteQueue(queue.deadLetterQueueName()));
         cleanup.add(() -> admin.deleteQueue(queue.name()));

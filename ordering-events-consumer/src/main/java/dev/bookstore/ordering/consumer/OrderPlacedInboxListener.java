@@ -1,8 +1,5 @@
-package dev.bookstore.ordering.adapters.messaging.inbound;
+package dev.bookstore.ordering.consumer;
 
-import dev.bookstore.ordering.adapters.messaging.outbound.OrderEventContract;
-import dev.bookstore.ordering.adapters.messaging.outbound.OrderPlacedPayload;
-import dev.bookstore.ordering.application.inbox.InboxStore;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
@@ -20,28 +17,21 @@ import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * A consumer of {@code bookstore.order-placed.v1} that processes every message once, however often the broker
+ * A consumer of {@value OrderPlacedPayload#TYPE} that processes every message once, however often the broker
  * delivers it: it records the message id in the {@link InboxStore} and runs the handler <b>in the same
- * transaction</b>, so the inbox row and the handler's work commit together or not at all.
+ * transaction</b>, so the inbox row and the handler's work commit together or not at all; the broker ack follows
+ * the commit, so a crash between the two only causes a redelivery, which the inbox absorbs.
  *
  * <ul>
- *   <li>first delivery → inbox row + handler, commit, then the broker ack;</li>
- *   <li>redelivery of a processed message (same {@code message_id}) → acked and dropped (debug log);</li>
- *   <li>the handler throws → rollback (no inbox row); in a {@link #container container} the message is handed
- *       back after a growing wait and delivered again, up to {@link InboxQueue#maxDeliveries()} deliveries; then
- *       it goes to the dead-letter queue with the exception in the {@value #REASON_HEADER} header;</li>
- *   <li>no or malformed {@code message_id}, or a body that breaks the contract →
- *       {@link AmqpRejectAndDontRequeueException}; in a container: to the dead-letter queue at once, with the
- *       reason, since retrying cannot fix it;</li>
- *   <li>other order events on the same queue (bound with {@code order.#}) → acked and ignored.</li>
+ *   <li>a redelivery of a processed message (same {@code message_id}) is acked and dropped;</li>
+ *   <li>a handler that throws rolls back; in a {@link #container container} the message comes back after a growing
+ *       wait, up to {@link InboxQueue#maxDeliveries()} deliveries, then goes to the dead-letter queue with the
+ *       exception in the {@value #REASON_HEADER} header;</li>
+ *   <li>no or a malformed {@code message_id}, or a body that breaks the contract: to the dead-letter queue at once,
+ *       since retrying cannot fix it;</li>
+ *   <li>other order events on the same queue (bound with {@value InboxQueue#ALL_ORDER_EVENTS}) are acked and
+ *       ignored.</li>
  * </ul>
- *
- * <p>The broker ack follows the commit, so a crash between the two only causes a redelivery, which the inbox
- * absorbs.
- *
- * <p><b>Adopting it in a consumer service:</b> declare the queue recipe ({@link InboxQueue#declarables}) and run
- * {@link #container(ConnectionFactory, InboxQueue)}; the inbox table comes with the service's migrations
- * ({@code JdbcInboxStore}).
  */
 public final class OrderPlacedInboxListener implements MessageListener {
 
@@ -85,7 +75,7 @@ public final class OrderPlacedInboxListener implements MessageListener {
     @Override
     public void onMessage(Message message) {
         MessageProperties properties = message.getMessageProperties();
-        if (!OrderEventContract.ORDER_PLACED_TYPE.equals(properties.getType())) {
+        if (!OrderPlacedPayload.TYPE.equals(properties.getType())) {
             LOG.debug("Ignoring message {} of type {}", properties.getMessageId(), properties.getType());
             return;
         }
@@ -139,8 +129,8 @@ public final class OrderPlacedInboxListener implements MessageListener {
         String encoding = message.getMessageProperties().getContentEncoding();
         try {
             Charset charset = encoding == null ? StandardCharsets.UTF_8 : Charset.forName(encoding);
-            return OrderEventContract.parseOrderPlaced(new String(message.getBody(), charset));
-        } catch (IllegalArgumentException e) { // InvalidPayloadException, or an unknown content_encoding
+            return OrderPlacedPayload.fromJson(new String(message.getBody(), charset));
+        } catch (IllegalArgumentException e) { // a body that breaks the contract, or an unknown content_encoding
             LOG.warn("Rejecting message {}: {}", messageId, e.getMessage());
             throw new AmqpRejectAndDontRequeueException("invalid payload of message " + messageId, e);
         }

@@ -1,10 +1,9 @@
-package dev.bookstore.ordering.adapters.messaging.inbound;
+package dev.bookstore.ordering.consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.bookstore.ordering.adapters.messaging.inbound.InboxQueue.DeadLettering;
-import dev.bookstore.ordering.adapters.messaging.outbound.OrderingTopology;
+import dev.bookstore.ordering.consumer.InboxQueue.DeadLettering;
 import java.time.Duration;
 import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
@@ -38,10 +37,11 @@ class InboxQueueTest {
     void theDeclarablesBindTheQueueToEveryOrderEventAndTheDeadLetterQueueToItsExchange() {
         InboxQueue recipe = new InboxQueue("shipping.orders", DeadLettering.BROKER, 5, Duration.ofSeconds(1));
 
-        var declarables = recipe.declarables(new OrderingTopology("bookstore.ordering"));
+        var declarables = recipe.declarables(InboxQueue.ORDER_EVENTS_EXCHANGE);
 
-        assertThat(declarables.getDeclarablesByType(Exchange.class)).extracting(Exchange::getName)
-                .containsExactlyInAnyOrder("bookstore.ordering", "shipping.orders.dlx");
+        assertThat(declarables.getDeclarablesByType(Exchange.class)).extracting(Exchange::getName, Exchange::getType)
+                .containsExactlyInAnyOrder(Tuple.tuple("bookstore.ordering", "topic"),
+                        Tuple.tuple("shipping.orders.dlx", "direct"));
         assertThat(declarables.getDeclarablesByType(Queue.class)).extracting(Queue::getName)
                 .containsExactlyInAnyOrder("shipping.orders", "shipping.orders.dlq");
         assertThat(declarables.getDeclarablesByType(Binding.class))

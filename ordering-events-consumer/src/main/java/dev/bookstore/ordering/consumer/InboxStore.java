@@ -1,10 +1,10 @@
-package dev.bookstore.ordering.application.inbox;
+package dev.bookstore.ordering.consumer;
 
 import java.util.UUID;
 
 /**
- * What a consumer has already processed. Recording joins the caller's transaction, so a message counts as
- * processed exactly when the work it caused commits.
+ * What a consumer has already processed. Recording joins the caller's transaction, so a message counts as processed
+ * exactly when the work it caused commits.
  */
 public interface InboxStore {
 
