@@ -12,25 +12,14 @@ import org.springframework.amqp.core.QueueBuilder;
 import org.springframework.amqp.core.TopicExchange;
 
 /**
- * The queue recipe of a consumer that uses {@link OrderPlacedInboxListener}: its queue, bound to every order event
- * ({@value #ALL_ORDER_EVENTS}), and a dead-letter exchange ({@code <name>.dlx}, direct) with a dead-letter queue
- * ({@code <name>.dlq}) where the listener puts a message it gives up on, with the reason. Who bounds the deliveries:
- *
- * <ul>
- *   <li>{@link DeadLettering#BROKER} (RabbitMQ): a quorum queue with {@code x-delivery-limit = maxDeliveries} and the
- *       dead-letter exchange, so the broker dead-letters a message itself should the listener fail to (a consumer
- *       that dies on it); deliveries are counted by the broker across every consumer of the queue.</li>
- *   <li>{@link DeadLettering#LISTENER}, for brokers that refuse these arguments: a plain durable queue; the listener
- *       counts the deliveries of each message id in memory (per instance, lost on restart).</li>
- * </ul>
- *
- * <p>Between two deliveries of a failing message the listener waits {@code retryDelay}, doubled per failure up to
+ * The queue recipe of a consumer that uses {@link OrderPlacedInboxListener}: its queue, bound to every order event,
+ * and a dead-letter exchange ({@code <name>.dlx}) and queue ({@code <name>.dlq}) where the listener puts a message it
+ * gives up on, with the reason. With {@link DeadLettering#BROKER} the queue is also a quorum queue with a delivery
+ * limit and that dead-letter exchange, so RabbitMQ dead-letters a message itself should the listener fail to. Between
+ * two deliveries of a failing message the listener waits {@code retryDelay}, doubled per failure up to
  * {@link #MAX_RETRY_DELAY}: no hot requeue loop.
  *
- * @param name          the consumer's queue
- * @param deadLettering who enforces the delivery limit and dead-letters
  * @param maxDeliveries deliveries of a failing message, the last one included, before it is dead-lettered
- * @param retryDelay    the wait before the first redelivery
  */
 public record InboxQueue(String name, DeadLettering deadLettering, int maxDeliveries, Duration retryDelay) {
 
@@ -43,11 +32,11 @@ public record InboxQueue(String name, DeadLettering deadLettering, int maxDelive
     /** The longest wait between two deliveries of a failing message. */
     public static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(30);
 
-    /** Who bounds the retries of a failing message and moves it to the dead-letter queue. */
+    /** Who bounds the deliveries of a failing message. */
     public enum DeadLettering {
-        /** A quorum queue with a delivery limit and a dead-letter exchange (RabbitMQ). */
+        /** RabbitMQ: a quorum queue counts the deliveries across every consumer of the queue. */
         BROKER,
-        /** A plain queue; the listener counts deliveries and dead-letters (brokers without those arguments). */
+        /** Brokers that refuse those queue arguments: the listener counts per message id, in memory per instance. */
         LISTENER
     }
 

@@ -18,20 +18,12 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * A consumer of {@value OrderPlacedPayload#TYPE} that processes every message once, however often the broker
- * delivers it: it records the message id in the {@link InboxStore} and runs the handler <b>in the same
- * transaction</b>, so the inbox row and the handler's work commit together or not at all; the broker ack follows
- * the commit, so a crash between the two only causes a redelivery, which the inbox absorbs.
- *
- * <ul>
- *   <li>a redelivery of a processed message (same {@code message_id}) is acked and dropped;</li>
- *   <li>a handler that throws rolls back; in a {@link #container container} the message comes back after a growing
- *       wait, up to {@link InboxQueue#maxDeliveries()} deliveries, then goes to the dead-letter queue with the
- *       exception in the {@value #REASON_HEADER} header;</li>
- *   <li>no or a malformed {@code message_id}, or a body that breaks the contract: to the dead-letter queue at once,
- *       since retrying cannot fix it;</li>
- *   <li>other order events on the same queue (bound with {@value InboxQueue#ALL_ORDER_EVENTS}) are acked and
- *       ignored.</li>
- * </ul>
+ * delivers it: it records the message id in the {@link InboxStore} and runs the handler in the same transaction, so
+ * both commit or neither; the broker ack follows the commit, and a redelivery after a crash finds the id taken. In
+ * its {@link #container container} a handler that throws gets the message again after a growing wait, up to
+ * {@link InboxQueue#maxDeliveries()} times, then it goes to the dead-letter queue with the exception in
+ * {@value #REASON_HEADER}; a message without a usable {@code message_id} or body goes there at once. Other order
+ * events on the queue are acked and ignored.
  */
 public final class OrderPlacedInboxListener implements MessageListener {
 

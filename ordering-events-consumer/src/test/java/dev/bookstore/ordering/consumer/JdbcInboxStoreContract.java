@@ -7,6 +7,7 @@ import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,24 +22,33 @@ import org.springframework.transaction.PlatformTransactionManager;
  */
 abstract class JdbcInboxStoreContract extends InboxStoreContract {
 
+    private final Supplier<DataSource> database;
+    private final String receivedTwoHoursEarlier;
+    private final String lockRow;
+    private DataSource dataSource;
     private JdbcTemplate jdbc;
     private JdbcInboxStore store;
     private PlatformTransactionManager transactions;
 
-    protected abstract DataSource dataSource();
-
-    /** Moves every {@code received_at} two hours back. */
-    protected abstract String receivedTwoHoursEarlier();
-
-    /** Locks a row in the caller's transaction, as another instance's delete does. Parameter: message id, as text. */
-    protected abstract String lockRowStatement();
+    /**
+     * @param database                the migrated database, once the class's setup made it
+     * @param receivedTwoHoursEarlier moves every {@code received_at} two hours back
+     * @param lockRow                 locks a row in the caller's transaction, as another instance's delete does;
+     *                                parameter: the message id, as text
+     */
+    JdbcInboxStoreContract(Supplier<DataSource> database, String receivedTwoHoursEarlier, String lockRow) {
+        this.database = database;
+        this.receivedTwoHoursEarlier = receivedTwoHoursEarlier;
+        this.lockRow = lockRow;
+    }
 
     @BeforeEach
     void emptyInbox() {
-        jdbc = new JdbcTemplate(dataSource());
+        dataSource = database.get();
+        jdbc = new JdbcTemplate(dataSource);
         jdbc.update("DELETE FROM inbox_message");
-        store = new JdbcInboxStore(dataSource());
-        transactions = new DataSourceTransactionManager(dataSource());
+        store = new JdbcInboxStore(dataSource);
+        transactions = new DataSourceTransactionManager(dataSource);
     }
 
     @Override
@@ -71,9 +81,9 @@ abstract class JdbcInboxStoreContract extends InboxStoreContract {
 
         int deleted;
         // another instance is deleting the held row right now: its transaction holds the row's lock
-        try (Connection other = dataSource().getConnection()) {
+        try (Connection other = dataSource.getConnection()) {
             other.setAutoCommit(false);
-            try (PreparedStatement lock = other.prepareStatement(lockRowStatement())) {
+            try (PreparedStatement lock = other.prepareStatement(lockRow)) {
                 lock.setString(1, held.toString());
                 lock.executeQuery().close();
             }
@@ -91,7 +101,7 @@ abstract class JdbcInboxStoreContract extends InboxStoreContract {
             store.recordFirstDelivery("invoicing", UUID.randomUUID());
         }
         assertThat(store.deleteReceivedOlderThan(Duration.ofHours(1), 10)).isZero();
-        jdbc.update(receivedTwoHoursEarlier());
+        jdbc.update(receivedTwoHoursEarlier);
         UUID recent = UUID.randomUUID();
         store.recordFirstDelivery("invoicing", recent);
         return recent;

@@ -13,6 +13,11 @@ class PostgresInboxStoreIT extends JdbcInboxStoreContract {
     private static TestPostgres.Database database;
     private static DataSource dataSource;
 
+    PostgresInboxStoreIT() {
+        super(() -> dataSource, "UPDATE inbox_message SET received_at = received_at - interval '2 hours'",
+                "SELECT 1 FROM inbox_message WHERE message_id = CAST(? AS uuid) FOR UPDATE");
+    }
+
     @BeforeAll
     static void migrate() {
         database = TestPostgres.newDatabase();
@@ -25,20 +30,5 @@ class PostgresInboxStoreIT extends JdbcInboxStoreContract {
     @AfterAll
     static void drop() {
         TestPostgres.drop(database);
-    }
-
-    @Override
-    protected DataSource dataSource() {
-        return dataSource;
-    }
-
-    @Override
-    protected String receivedTwoHoursEarlier() {
-        return "UPDATE inbox_message SET received_at = received_at - interval '2 hours'";
-    }
-
-    @Override
-    protected String lockRowStatement() {
-        return "SELECT 1 FROM inbox_message WHERE message_id = CAST(? AS uuid) FOR UPDATE";
     }
 }

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
  */
 class OrderSqlTest {
 
-    private static final OrderDialect POSTGRES = new PostgresOrderDialect();
-    private static final OrderDialect SQL_SERVER = new SqlServerOrderDialect();
+    private static final OrderDialect POSTGRES = OrderDialect.of(Database.POSTGRESQL);
+    private static final OrderDialect SQL_SERVER = OrderDialect.of(Database.SQL_SERVER);
 
     private static final Map<String, String> STATEMENTS = Map.of(
             "insert order", OrderSql.INSERT_ORDER,
@@ -68,12 +68,6 @@ class OrderSqlTest {
         assertThat(SQL_SERVER.insertWithLines(2)).isEmpty();
         assertThat(SQL_SERVER.id(id)).isEqualTo(id.toString());
         assertThat(POSTGRES.id(id)).isSameAs(id);
-    }
-
-    @Test
-    void theDialectFollowsTheDatabase() {
-        assertThat(OrderDialect.of(Database.POSTGRESQL)).isInstanceOf(PostgresOrderDialect.class);
-        assertThat(OrderDialect.of(Database.SQL_SERVER)).isInstanceOf(SqlServerOrderDialect.class);
     }
 
     @Test

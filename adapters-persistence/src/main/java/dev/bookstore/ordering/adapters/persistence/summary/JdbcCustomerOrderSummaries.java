@@ -67,8 +67,8 @@ public class JdbcCustomerOrderSummaries implements CustomerOrderSummaries {
     @Override
     public Optional<CustomerOrderSummary> find(CustomerId customer) {
         writes.flush();
-        List<CustomerOrderSummary> rows = jdbc.query(SummaryDialect.FIND, (rs, row) -> new CustomerOrderSummary(customer,
-                rs.getLong(1), rs.getLong(2),
+        List<CustomerOrderSummary> rows = jdbc.query(SummaryDialect.FIND, (rs, row) -> new CustomerOrderSummary(
+                customer, rs.getLong(1), rs.getLong(2),
                 Optional.ofNullable(rs.getObject(3, OffsetDateTime.class)).map(OffsetDateTime::toInstant)),
                 sql.id(customer.value()));
         return rows.stream().findFirst();

@@ -1,41 +1,20 @@
 package dev.bookstore.ordering.adapters.persistence.idempotency;
 
+import dev.bookstore.ordering.adapters.persistence.testing.EnabledWithSqlServer;
 import dev.bookstore.ordering.adapters.persistence.testing.TestSqlServer;
-import java.sql.SQLException;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.condition.EnabledIf;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-/**
- * The idempotency key contract on a real SQL Server, which runs only through Testcontainers: without a Docker
- * engine the class is skipped, with the reason, and {@code IdempotencyDialectTest} still checks the statements.
- */
-@EnabledIf(value = "dockerIsAvailable", disabledReason = "SQL Server runs only through Testcontainers, and no "
-        + "Docker engine is available here; IdempotencyDialectTest still checks the SQL Server statements")
+/** The idempotency key contract on a real SQL Server; IdempotencyDialectTest checks the statements everywhere. */
+@EnabledWithSqlServer
 class SqlServerIdempotencyKeysIT extends JdbcIdempotencyKeysContract {
 
-    private static TestSqlServer server;
-
-    @BeforeAll
-    static void startSqlServer() throws SQLException {
-        server = TestSqlServer.start("classpath:db/migration/sqlserver", "idempotency-contract", 4);
-    }
-
-    static boolean dockerIsAvailable() {
-        return TestSqlServer.available();
-    }
-
-    @AfterAll
-    static void stopSqlServer() {
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final TestSqlServer SQL_SERVER = new TestSqlServer("classpath:db/migration/sqlserver");
 
     @Override
     protected DataSource dataSource() {
-        return server.dataSource();
+        return SQL_SERVER.dataSource();
     }
 
     @Override
