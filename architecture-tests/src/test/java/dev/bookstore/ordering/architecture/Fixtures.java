@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.architecture;
-
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import java.util.stream.Stream;

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.architecture;
-
 import com.tngtech.archunit.lang.ArchRule;
 import java.util.LinkedHashMap;
 import java.util.Map;

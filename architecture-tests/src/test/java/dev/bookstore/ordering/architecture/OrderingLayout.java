@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.architecture;
-
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import java.util.Objects;

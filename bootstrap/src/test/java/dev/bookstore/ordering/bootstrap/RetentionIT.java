@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.bootstrap;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -8,26 +7,21 @@ import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import dev.bookstore.ordering.bootstrap.modulith.IncompletePublicationsGauge;
 import dev.bookstore.ordering.bootstrap.retention.RetentionJob;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
- * Retention on the real PostgreSQL: old inbox rows go in chunks while another instance's locks are skipped,
- * published outbox rows go after their retention, parked and pending rows never do; the incomplete Modulith
- * publications are counted in a gauge.
+ * Retention on the real PostgreSQL: published outbox rows go after their retention, parked and pending rows never
+ * do; the incomplete Modulith publications are counted in a gauge.
  */
 class RetentionIT {
 
@@ -51,9 +45,6 @@ class RetentionIT {
         // The tests run the jobs themselves; the schedule must not race them.
         properties.put("ordering.outbox.retention-interval", "1h");
         properties.put("ordering.idempotency.retention-interval", "1h");
-        properties.put("ordering.inbox.retention-interval", "1h");
-        properties.put("ordering.inbox.retention", "1h");
-        properties.put("ordering.inbox.retention-chunk", "2");
         properties.put("ordering.outbox.retention", "1d");
         properties.put("ordering.modulith.incomplete-publications-interval", "200ms");
         instance = ServiceInstance.start(database, broker.host(), broker.port(), exchange,
@@ -65,40 +56,6 @@ class RetentionIT {
         instance.close();
         broker.delete(List.of(exchange), List.of());
         TestPostgres.drop(database);
-    }
-
-    @Test
-    @Timeout(value = 60, unit = TimeUnit.SECONDS) // a delete that waited for the held lock would hang, not fail
-    void oldInboxRowsAreDeletedInChunksSkippingARowAnotherInstanceHoldsAndRecentOnesStay() throws Exception {
-        for (int i = 0; i < 5; i++) {
-            jdbc.update("INSERT INTO inbox_message (consumer, message_id, received_at) "
-                    + "VALUES ('invoicing', ?, now() - interval '2 hours')", UUID.randomUUID());
-        }
-        UUID held = UUID.randomUUID();
-        jdbc.update("INSERT INTO inbox_message (consumer, message_id, received_at) "
-                + "VALUES ('invoicing', ?, now() - interval '2 hours')", held);
-        UUID recent = UUID.randomUUID();
-        jdbc.update("INSERT INTO inbox_message (consumer, message_id) VALUES ('invoicing', ?)", recent);
-        RetentionJob job = instance.bean("inboxRetentionJob", RetentionJob.class);
-
-        int deleted;
-        // Another instance is deleting the held row right now: its transaction holds the row's lock.
-        try (Connection other = dataSource.getConnection()) {
-            other.setAutoCommit(false);
-            try (PreparedStatement lock = other.prepareStatement(
-                    "SELECT 1 FROM inbox_message WHERE message_id = ? FOR UPDATE")) {
-                lock.setObject(1, held);
-                lock.executeQuery().close();
-            }
-            deleted = job.purge();
-            other.rollback();
-        }
-
-        assertThat(deleted).as("5 old rows in chunks of 2, the held one skipped, not waited for").isEqualTo(5);
-        assertThat(jdbc.queryForList("SELECT message_id FROM inbox_message ORDER BY received_at", UUID.class))
-                .containsExactly(held, recent);
-        assertThat(job.purge()).as("the next run takes what was held").isEqualTo(1);
-        assertThat(jdbc.queryForList("SELECT message_id FROM inbox_message", UUID.class)).containsExactly(recent);
     }
 
     @Test

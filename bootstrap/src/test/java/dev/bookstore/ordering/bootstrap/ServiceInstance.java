@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.bootstrap;
-
 import dev.bookstore.ordering.OrderingApplication;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import io.micrometer.core.instrument.MeterRegistry;

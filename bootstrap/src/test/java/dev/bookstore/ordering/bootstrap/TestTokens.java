@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.bootstrap;
-
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.source.ImmutableJWKSet;

@@ -1,15 +1,13 @@
 package dev.bookstore.ordering.bootstrap;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.bookstore.ordering.adapters.messaging.inbound.InboxQueue;
-import dev.bookstore.ordering.adapters.messaging.inbound.InboxQueue.DeadLettering;
-import dev.bookstore.ordering.adapters.messaging.inbound.OrderPlacedInboxListener;
-import dev.bookstore.ordering.adapters.messaging.outbound.OrderingTopology;
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
-import dev.bookstore.ordering.application.inbox.InboxStore;
+import dev.bookstore.ordering.consumer.InboxQueue.DeadLettering;
+import dev.bookstore.ordering.consumer.InboxQueue;
+import dev.bookstore.ordering.consumer.JdbcInboxStore;
+import dev.bookstore.ordering.consumer.OrderPlacedInboxListener;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.Tracer;
 import io.opentelemetry.api.trace.SpanKind;
@@ -22,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.LoggerFactory;
@@ -158,15 +157,17 @@ class TracingIT {
         }
 
         @Bean
-        Declarables tracingConsumerDeclarables(InboxQueue queue, OrderingTopology topology) {
-            return queue.declarables(topology);
+        Declarables tracingConsumerDeclarables(InboxQueue queue) {
+            return queue.declarables(EXCHANGE);
         }
 
+        /** The consumer's inbox is the {@code inbox_message} table the service's own V1 migration made. */
         @Bean
-        SimpleMessageListenerContainer tracingConsumer(ConnectionFactory connectionFactory, InboxStore inbox,
+        SimpleMessageListenerContainer tracingConsumer(ConnectionFactory connectionFactory, DataSource dataSource,
                                                        PlatformTransactionManager transactions, Tracer tracer,
                                                        InboxQueue queue, List<Consumed> consumed) {
-            return new OrderPlacedInboxListener(CONSUMER, inbox, new TransactionTemplate(transactions), order -> {
+            return new OrderPlacedInboxListener(CONSUMER, new JdbcInboxStore(dataSource),
+                    new TransactionTemplate(transactions), order -> {
                 Span span = tracer.currentSpan();
                 LoggerFactory.getLogger(TracingIT.class).info("Consumed order {}", order.orderId());
                 consumed.add(new Consumed(order.orderId().toString(),

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.bootstrap;
-
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import org.springframework.test.context.DynamicPropertyRegistry;
 

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.persistence;
-
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.UUID;
@@ -8,8 +7,9 @@ import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * The databases the persistence adapter speaks, told from the JDBC metadata of a live connection, never from a
- * hand-set flag: switching the datasource switches every dialect with it.
+ * The engines the persistence adapter speaks, told from the JDBC metadata of a live connection, never from a
+ * hand-set flag. Each store picks its dialect with an exhaustive {@code switch} over these constants, so an engine
+ * added here does not compile until every store has a dialect for it; an engine not listed fails at start.
  */
 public enum Database {
 
@@ -32,11 +32,11 @@ public enum Database {
         return new JdbcTemplate(dataSource).execute((ConnectionCallback<Database>) Database::of);
     }
 
-    /**
-     * An id as this database's driver binds it: a {@code uuid} on PostgreSQL, its text for SQL Server's
-     * {@code uniqueidentifier}.
-     */
+    /** An id as the driver binds it: a {@code uuid} on PostgreSQL, text for SQL Server's {@code uniqueidentifier}. */
     public Object id(UUID id) {
-        return this == POSTGRESQL ? id : id.toString();
+        return switch (this) {
+            case POSTGRESQL -> id;
+            case SQL_SERVER -> id.toString();
+        };
     }
 }

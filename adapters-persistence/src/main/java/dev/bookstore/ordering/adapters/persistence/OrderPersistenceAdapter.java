@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.persistence;
-
 import dev.bookstore.ordering.application.ordering.OrderRepository;
 import dev.bookstore.ordering.domain.order.CustomerId;
 import dev.bookstore.ordering.domain.order.Order;
@@ -15,15 +14,13 @@ import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * {@link OrderRepository} through the hand-written statements of {@link OrderSql}. A new order is only inserted:
- * never read first, never merged. Lines never change after placing, so an update only touches the status.
+ * {@link OrderRepository} through the statements of {@link OrderSql}. A new order is only inserted, never read
+ * first; lines never change after placing, so an update only touches the status.
  *
- * <p><b>Optimistic locking.</b> Reading an order in a transaction remembers the version its row had; updating it
- * in the same transaction changes the row only if it still has that version, and fails with Spring's
- * {@link OptimisticLockingFailureException} (409 at the API) if another transaction changed it in between: two
- * cancels racing cancel once. This is what JPA's persistence context and {@code @Version} did here before, without
- * a Hibernate session for every request. The versions are a resource of the transaction (as the connection is
- * for {@code JdbcTemplate}), dropped when it completes and set aside while a nested one runs.
+ * <p>Optimistic locking: reading an order in a transaction remembers its row's version; updating it in the same
+ * transaction changes the row only if it still has that version, else fails with
+ * {@link OptimisticLockingFailureException} (409 at the API), so two racing cancels cancel once. The versions are a
+ * resource of the transaction, dropped when it completes and set aside while a nested one runs.
  */
 @Component
 class OrderPersistenceAdapter implements OrderRepository {

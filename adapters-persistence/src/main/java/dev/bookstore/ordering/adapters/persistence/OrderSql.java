@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.persistence;
-
 import dev.bookstore.ordering.domain.order.BookId;
 import dev.bookstore.ordering.domain.order.CustomerId;
 import dev.bookstore.ordering.domain.order.Order;
@@ -22,17 +21,10 @@ import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * The order's statements, in SQL that PostgreSQL and SQL Server both accept.
- *
- * <p>Placing an order inserts the order and its lines and nothing else: on PostgreSQL one statement, one round trip
- * ({@link #insertWithLines}); on SQL Server one {@code INSERT} and one batch of line {@code INSERT}s. Through JPA
- * the same insert cost a fifth of a request's CPU (building the entity's action queue, flushing it, checking it
- * for changes at commit) for statements that are known in advance. Lines are numbered from 0, version 0.
- *
- * <p>One order, or the newest ones, with their lines is one query (through JPA the line collection cost one more
- * query per order, and a fetch join with a row limit is paginated in memory). Reading one order gives its
- * version; a change of status is accepted only while the row still has it (optimistic locking, as JPA's
- * {@code @Version} did).
+ * The order's statements. Placing an order inserts the order and its lines and nothing else, never reading first
+ * (one statement where the dialect has it, written behind with the transaction's other inserts). One order, or the
+ * newest ones, is read with its lines in one query. A status change is accepted only while the row still has the
+ * version read (optimistic locking).
  */
 final class OrderSql {
 
@@ -42,12 +34,6 @@ final class OrderSql {
 
     static final String INSERT_LINE = """
             INSERT INTO order_line (order_id, line_no, book_id, quantity, unit_price) VALUES (?, ?, ?, ?, ?)""";
-
-    /**
-     * PostgreSQL's statements for the order with its lines in one round trip, by number of lines (built when first
-     * used; index 0 unused): see {@link #insertWithLines(int)}.
-     */
-    private static final String[] INSERT_WITH_LINES = new String[Order.MAX_LINES + 1];
 
     /** Parameter: the order id. The columns of {@link #NEWEST_FIRST}, then the version. */
     static final String FIND_BY_ID = """
@@ -79,45 +65,22 @@ final class OrderSql {
 
     private final JdbcTemplate jdbc;
     private final WriteBehind writes;
-    /** PostgreSQL binds {@code uuid} columns from {@link UUID}; SQL Server's {@code uniqueidentifier} from text. */
-    private final Database database;
+    private final OrderDialect dialect;
 
     OrderSql(DataSource dataSource) {
+        Database database = Database.of(dataSource);
         this.jdbc = new JdbcTemplate(dataSource);
-        this.database = Database.of(dataSource);
         this.writes = new WriteBehind(dataSource, database);
+        this.dialect = OrderDialect.of(database);
     }
 
-    /**
-     * PostgreSQL: the order and its {@code lines} lines as one statement, one round trip: {@link #INSERT_ORDER} as a
-     * data-modifying {@code WITH}, then {@link #INSERT_LINE} with a row of values per line. The lines' foreign key is
-     * checked at the end of the statement, when the order's row is in. Parameters: those of {@link #INSERT_ORDER},
-     * then those of {@link #INSERT_LINE} for each line in order.
-     */
-    static String insertWithLines(int lines) {
-        if (lines < 1 || lines > Order.MAX_LINES) {
-            throw new IllegalArgumentException("an order has 1 to %d lines, not %d".formatted(Order.MAX_LINES, lines));
-        }
-        String sql = INSERT_WITH_LINES[lines];
-        if (sql == null) {
-            // a benign race: two threads build the same string
-            String values = INSERT_LINE.substring(INSERT_LINE.indexOf("VALUES ") + "VALUES ".length());
-            sql = "WITH placed AS (" + INSERT_ORDER + ")\n"
-                    + INSERT_LINE + (", " + values).repeat(lines - 1);
-            INSERT_WITH_LINES[lines] = sql;
-        }
-        return sql;
-    }
-
-    /**
-     * The order and its lines: on PostgreSQL one statement ({@link #insertWithLines}), written behind ({@link
-     * WriteBehind}: sent with the transaction's other inserts, before its commit); elsewhere two round trips, at once.
-     */
+    /** The order and its lines: one statement written behind where the dialect has it, else two round trips. */
     void insert(Order order) {
         Object orderId = id(order.id().value());
         List<OrderLine> lines = order.lines();
-        if (database == Database.POSTGRESQL) {
-            writes.write(insertWithLines(lines.size()), (statement, first) -> {
+        Optional<String> oneStatement = dialect.insertWithLines(lines.size());
+        if (oneStatement.isPresent()) {
+            writes.write(oneStatement.get(), (statement, first) -> {
                 int next = bindOrder(statement, first, order, orderId);
                 for (int lineNo = 0; lineNo < lines.size(); lineNo++) {
                     next = bindLine(statement, next, orderId, lineNo, lines.get(lineNo));
@@ -187,7 +150,7 @@ final class OrderSql {
     }
 
     private Object id(UUID id) {
-        return database.id(id);
+        return dialect.id(id);
     }
 
     private static List<Order> toOrders(ResultSet rs) throws SQLException {

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.persistence;
-
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -17,24 +16,13 @@ import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * Writes whose outcome nothing in the transaction waits for, sent together later: on PostgreSQL as one statement
- * text holding them all, which the driver sends in one round trip. Placing an order writes the order with its lines,
- * Spring Modulith's publication and the outbox row, three statements from three places; sent as they come they cost
- * three round trips before the {@code COMMIT}, written behind they cost one.
- *
- * <p>A write waits until the transaction is about to commit (the first of its {@code beforeCommit} synchronizations),
- * or until a statement that must be sent now goes through {@link #update}, which takes the waiting writes along in
- * its own text (the in-process listener's completion goes with its summary's statement that way), or until a read
- * calls {@link #flush()}. What may be written behind: inserts of new rows whose ids the caller made, and writes
- * whose result (a row count, rows returned) only matters after the commit, read by an {@link Outcome} once sent.
- * Nothing in the transaction reads them before they are sent: a read there does not see them until then (the
- * order's own reads flush first). A failing write fails the commit, which then rolls back, and the caller gets its
- * exception from there rather than from the call that wrote it.
- *
- * <p>Everywhere else each write is sent at once, as it comes: outside a transaction, after the transaction's writes
- * were sent for its commit, past {@link #MOST_PENDING} writes waiting, and on SQL Server (its driver would need the
- * statements in one batch text too; its statements stay one per round trip, as its dialect-level tests pin them).
- * The writes of one transaction are shared by every {@code WriteBehind} on the same data source.
+ * Writes whose outcome nothing in the transaction waits for (inserts of rows whose ids the caller made, writes whose
+ * {@link Outcome} only matters after the commit), sent together just before the commit as one statement text: placing
+ * an order writes the order, the event publication and the outbox row from three places in one round trip.
+ * {@link #update} takes the waiting writes along with a statement that must go now, {@link #flush()} sends them for a
+ * read; a failing write fails the commit. A write goes at once outside a transaction, during the commit, past
+ * {@link #MOST_PENDING} waiting writes, and on engines where statements go one per round trip. The writes of a
+ * transaction are shared by every {@code WriteBehind} on the same data source.
  */
 public final class WriteBehind {
 
@@ -67,7 +55,10 @@ public final class WriteBehind {
     public WriteBehind(DataSource dataSource, Database database) {
         this.jdbc = new JdbcTemplate(dataSource);
         this.key = new Key(Objects.requireNonNull(dataSource, "dataSource"));
-        this.behind = database == Database.POSTGRESQL;
+        this.behind = switch (database) {
+            case POSTGRESQL -> true; // the driver runs a text of several statements with their parameters in one trip
+            case SQL_SERVER -> false; // one statement per round trip, as the dialect tests pin them
+        };
     }
 
     /** Writes {@code sql} with {@code arguments}, bound as {@link JdbcTemplate#update(String, Object...)} does. */

@@ -1,19 +1,22 @@
 package dev.bookstore.ordering.adapters.persistence;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 
 import dev.bookstore.ordering.domain.order.Order;
 import java.util.Map;
+import java.util.UUID;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import org.junit.jupiter.api.Test;
 
 /**
- * The hand-written order statements are the same on PostgreSQL and SQL Server: checked here without a database,
- * so they are checked where no SQL Server runs. {@code PlaceOrderIT} runs them on PostgreSQL.
+ * The order statements of both engines, checked without a database, so SQL Server's are checked where no SQL
+ * Server runs. {@code PlaceOrderIT} runs them on PostgreSQL.
  */
 class OrderSqlTest {
+
+    private static final OrderDialect POSTGRES = OrderDialect.of(Database.POSTGRESQL);
+    private static final OrderDialect SQL_SERVER = OrderDialect.of(Database.SQL_SERVER);
 
     private static final Map<String, String> STATEMENTS = Map.of(
             "insert order", OrderSql.INSERT_ORDER,
@@ -44,17 +47,26 @@ class OrderSqlTest {
     @Test
     void onPostgresTheOrderAndItsLinesAreOneStatementWithTheTwoInsertsParametersInOrder() {
         for (int lines : new int[] {1, 2, Order.MAX_LINES}) {
-            String sql = OrderSql.insertWithLines(lines);
+            String sql = POSTGRES.insertWithLines(lines).orElseThrow();
 
             assertThatNoException().as("%d lines", lines).isThrownBy(() -> CCJSqlParserUtil.parse(sql));
             assertThat(sql.chars().filter(c -> c == '?')).hasSize(6 + 5 * lines);
             // the order's insert first, then the lines' insert with one row of values per line
             assertThat(sql).startsWith("WITH placed AS (" + OrderSql.INSERT_ORDER + ")\n" + OrderSql.INSERT_LINE);
             assertThat(sql.split("\\(\\?, \\?, \\?, \\?, \\?\\)", -1)).hasSize(lines + 1);
-            assertThat(OrderSql.insertWithLines(lines)).as("the same statement each time").isSameAs(sql);
+            assertThat(POSTGRES.insertWithLines(lines)).as("the same statement each time").containsSame(sql);
         }
-        assertThatIllegalArgumentException().isThrownBy(() -> OrderSql.insertWithLines(0));
-        assertThatIllegalArgumentException().isThrownBy(() -> OrderSql.insertWithLines(Order.MAX_LINES + 1));
+        assertThatIllegalArgumentException().isThrownBy(() -> POSTGRES.insertWithLines(0));
+        assertThatIllegalArgumentException().isThrownBy(() -> POSTGRES.insertWithLines(Order.MAX_LINES + 1));
+    }
+
+    @Test
+    void onSqlServerTheOrderIsInsertedAndThenItsLinesAsOneBatchWithIdsAsText() {
+        UUID id = UUID.randomUUID();
+
+        assertThat(SQL_SERVER.insertWithLines(2)).isEmpty();
+        assertThat(SQL_SERVER.id(id)).isEqualTo(id.toString());
+        assertThat(POSTGRES.id(id)).isSameAs(id);
     }
 
     @Test

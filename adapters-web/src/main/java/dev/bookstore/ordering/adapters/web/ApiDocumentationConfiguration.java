@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.web;
-
 import dev.bookstore.ordering.adapters.web.problem.ProblemDocumentation;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.web;
-
 import dev.bookstore.ordering.adapters.web.security.WebSecurityConfiguration;
 import dev.bookstore.ordering.application.ordering.OrderDetails;
 import dev.bookstore.ordering.domain.order.CustomerId;

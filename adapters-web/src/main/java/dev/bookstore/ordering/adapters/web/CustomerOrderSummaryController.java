@@ -1,13 +1,12 @@
 package dev.bookstore.ordering.adapters.web;
-
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.bookstore.ordering.application.summary.GetCustomerOrderSummaryQuery;
 import dev.bookstore.ordering.application.summary.CustomerOrderSummary;
+import dev.bookstore.ordering.application.summary.GetCustomerOrderSummaryQuery;
 import dev.bookstore.ordering.domain.order.CustomerId;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
-import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.media.Schema.RequiredMode;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;

@@ -1,8 +1,7 @@
 package dev.bookstore.ordering.adapters.web;
-
 import dev.bookstore.ordering.application.ordering.OrderDetails;
-import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.media.Schema.RequiredMode;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;

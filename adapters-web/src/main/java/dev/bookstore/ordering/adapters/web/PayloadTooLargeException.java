@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.web;
-
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.web;
-
 import java.util.function.Predicate;
 import org.springframework.security.web.firewall.StrictHttpFirewall;
 

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.web;
-
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

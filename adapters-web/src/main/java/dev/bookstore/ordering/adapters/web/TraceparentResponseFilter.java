@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.web;
-
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.TraceContext;
 import io.micrometer.tracing.Tracer;

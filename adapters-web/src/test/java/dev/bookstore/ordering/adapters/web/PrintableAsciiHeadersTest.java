@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.web;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;

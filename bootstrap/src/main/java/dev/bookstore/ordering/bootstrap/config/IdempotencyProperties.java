@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.bootstrap.config;
-
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.bootstrap.config;
-
 import dev.bookstore.ordering.adapters.messaging.outbound.OrderEventContract;
 import dev.bookstore.ordering.adapters.messaging.outbound.OrderingTopology;
 import dev.bookstore.ordering.adapters.messaging.outbound.RabbitMessagePublisher;
@@ -8,8 +7,8 @@ import dev.bookstore.ordering.application.outbox.relay.MessagePublisher;
 import dev.bookstore.ordering.bootstrap.tracing.TracingMessagePublisher;
 import io.micrometer.tracing.propagation.Propagator;
 import org.springframework.amqp.core.Declarables;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 

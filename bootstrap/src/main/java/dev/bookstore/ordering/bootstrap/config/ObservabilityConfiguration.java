@@ -1,16 +1,14 @@
 package dev.bookstore.ordering.bootstrap.config;
-
-import dev.bookstore.ordering.bootstrap.observability.InboxMetrics;
+import dev.bookstore.ordering.application.outbox.OutboxCommitListener;
+import dev.bookstore.ordering.application.outbox.admin.GetOutboxStatsService;
+import dev.bookstore.ordering.application.outbox.admin.OutboxStatistics;
+import dev.bookstore.ordering.application.outbox.relay.RelayMetrics;
 import dev.bookstore.ordering.bootstrap.observability.MicrometerRelayMetrics;
 import dev.bookstore.ordering.bootstrap.observability.OutboxGauges;
 import dev.bookstore.ordering.bootstrap.observability.OutboxHealthIndicator;
 import dev.bookstore.ordering.bootstrap.observability.OutboxHealthThresholds;
 import dev.bookstore.ordering.bootstrap.observability.OutboxMonitoringProperties;
 import dev.bookstore.ordering.bootstrap.observability.OutboxStatsSnapshot;
-import dev.bookstore.ordering.application.outbox.OutboxCommitListener;
-import dev.bookstore.ordering.application.outbox.admin.GetOutboxStatsService;
-import dev.bookstore.ordering.application.outbox.admin.OutboxStatistics;
-import dev.bookstore.ordering.application.outbox.relay.RelayMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -50,10 +48,5 @@ class ObservabilityConfiguration {
     @Bean
     RelayMetrics relayMetrics(MeterRegistry registry) {
         return new MicrometerRelayMetrics(registry);
-    }
-
-    @Bean
-    InboxMetrics inboxMetrics(MeterRegistry registry) {
-        return new InboxMetrics(registry);
     }
 }

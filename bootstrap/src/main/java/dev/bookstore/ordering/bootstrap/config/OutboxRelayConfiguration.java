@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.bootstrap.config;
-
 import com.zaxxer.hikari.HikariDataSource;
 import dev.bookstore.ordering.adapters.messaging.outbound.BlockedConnections;
 import dev.bookstore.ordering.adapters.persistence.outbox.JdbcOutboxStore;
@@ -15,10 +14,10 @@ import dev.bookstore.ordering.application.outbox.relay.OutboxRelayService;
 import dev.bookstore.ordering.application.outbox.relay.RelayMetrics;
 import dev.bookstore.ordering.application.outbox.relay.RelayOutboxUseCase;
 import dev.bookstore.ordering.application.outbox.relay.RelaySettings;
+import dev.bookstore.ordering.application.outbox.relay.RelayWakeUp;
 import dev.bookstore.ordering.bootstrap.observability.OutboxStatsSnapshot;
 import dev.bookstore.ordering.bootstrap.relay.OutboxRelayWorkers;
 import dev.bookstore.ordering.bootstrap.relay.PendingMessagesWakeUp;
-import dev.bookstore.ordering.application.outbox.relay.RelayWakeUp;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
 import java.net.UnknownHostException;

@@ -1,6 +1,4 @@
 package dev.bookstore.ordering.bootstrap.config;
-
-import dev.bookstore.ordering.adapters.persistence.inbox.JdbcInboxStore;
 import dev.bookstore.ordering.application.idempotency.IdempotencyKeys;
 import dev.bookstore.ordering.application.outbox.OutboxRetention;
 import dev.bookstore.ordering.bootstrap.retention.RetentionJob;
@@ -11,9 +9,9 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.annotation.EnableScheduling;
 
 /**
- * Retention of what grows: published outbox messages, the {@code Idempotency-Key}s of {@code POST /orders} and
- * the inbox's processed message ids, each by one {@link RetentionJob} on every instance. Parked outbox messages
- * are never deleted automatically: an operator requeues or discards them ({@code /admin/outbox}).
+ * Retention of what grows: published outbox messages and the {@code Idempotency-Key}s of {@code POST /orders},
+ * each by one {@link RetentionJob} on every instance. Parked outbox messages are never deleted automatically: an
+ * operator requeues or discards them ({@code /admin/outbox}).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableScheduling
@@ -29,12 +27,6 @@ class RetentionConfiguration {
     RetentionJob idempotencyKeyRetentionJob(IdempotencyKeys keys, IdempotencyProperties p) {
         return new RetentionJob("idempotency key(s) recorded", p.retention(), p.retentionInterval(),
                 p.retentionChunk(), keys::deleteExpired);
-    }
-
-    @Bean
-    RetentionJob inboxRetentionJob(JdbcInboxStore inbox, InboxProperties p) {
-        return new RetentionJob("inbox message(s) received", p.retention(), p.retentionInterval(),
-                p.retentionChunk(), inbox::deleteReceivedOlderThan);
     }
 
     @Bean

@@ -1,34 +1,33 @@
 package dev.bookstore.ordering.bootstrap.config;
-
-import dev.bookstore.ordering.application.ordering.CancelOrderService;
-import dev.bookstore.ordering.application.ordering.GetOrderService;
-import dev.bookstore.ordering.application.ordering.PlaceOrderService;
-import dev.bookstore.ordering.application.summary.CustomerOrderSummaryService;
-import dev.bookstore.ordering.application.summary.GetCustomerOrderSummaryService;
-import dev.bookstore.ordering.application.ordering.CancelOrderUseCase;
-import dev.bookstore.ordering.application.summary.GetCustomerOrderSummaryQuery;
-import dev.bookstore.ordering.application.ordering.GetOrderQuery;
-import dev.bookstore.ordering.application.ordering.PlaceOrderUseCase;
-import dev.bookstore.ordering.application.summary.SummarizeOrderEventsUseCase;
-import dev.bookstore.ordering.application.summary.CustomerOrderSummaries;
-import dev.bookstore.ordering.application.outbox.EventExternalizer;
 import dev.bookstore.ordering.application.idempotency.IdempotencyKeys;
+import dev.bookstore.ordering.application.ordering.CancelOrderService;
+import dev.bookstore.ordering.application.ordering.CancelOrderUseCase;
+import dev.bookstore.ordering.application.ordering.GetOrderQuery;
+import dev.bookstore.ordering.application.ordering.GetOrderService;
 import dev.bookstore.ordering.application.ordering.OrderRepository;
+import dev.bookstore.ordering.application.ordering.PlaceOrderService;
+import dev.bookstore.ordering.application.ordering.PlaceOrderUseCase;
+import dev.bookstore.ordering.application.outbox.EventExternalizer;
+import dev.bookstore.ordering.application.outbox.EventOutbox;
 import dev.bookstore.ordering.application.outbox.OutboxWriter;
 import dev.bookstore.ordering.application.outbox.TraceContext;
-import dev.bookstore.ordering.application.outbox.EventOutbox;
+import dev.bookstore.ordering.application.summary.CustomerOrderSummaries;
+import dev.bookstore.ordering.application.summary.CustomerOrderSummaryService;
+import dev.bookstore.ordering.application.summary.GetCustomerOrderSummaryQuery;
+import dev.bookstore.ordering.application.summary.GetCustomerOrderSummaryService;
+import dev.bookstore.ordering.application.summary.SummarizeOrderEventsUseCase;
 import dev.bookstore.ordering.bootstrap.modulith.SpringDomainEventPublisher;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.transaction.interceptor.RuleBasedTransactionAttribute;
-import org.springframework.transaction.interceptor.RollbackRuleAttribute;
-import org.springframework.transaction.interceptor.TransactionInterceptor;
-import java.util.List;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.interceptor.RollbackRuleAttribute;
+import org.springframework.transaction.interceptor.RuleBasedTransactionAttribute;
+import org.springframework.transaction.interceptor.TransactionInterceptor;
 
 /**
  * The use cases, each call in one transaction. The application layer knows nothing of transactions; here

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.bootstrap.modulith;
-
 import dev.bookstore.ordering.adapters.persistence.modulith.NativeStatusEventPublications;
 import dev.bookstore.ordering.application.summary.SummarizeOrderEventsUseCase;
 import dev.bookstore.ordering.domain.order.OrderCancelled;

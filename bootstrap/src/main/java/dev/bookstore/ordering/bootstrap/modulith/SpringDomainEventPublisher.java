@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.bootstrap.modulith;
-
 import dev.bookstore.ordering.application.outbox.DomainEventPublisher;
 import dev.bookstore.ordering.domain.shared.DomainEvent;
 import java.util.List;

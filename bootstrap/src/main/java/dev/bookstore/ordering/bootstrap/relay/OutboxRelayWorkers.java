@@ -1,8 +1,7 @@
 package dev.bookstore.ordering.bootstrap.relay;
-
-import dev.bookstore.ordering.application.outbox.relay.RelayWakeUp;
-import dev.bookstore.ordering.application.outbox.relay.RelayRound;
 import dev.bookstore.ordering.application.outbox.relay.RelayOutboxUseCase;
+import dev.bookstore.ordering.application.outbox.relay.RelayRound;
+import dev.bookstore.ordering.application.outbox.relay.RelayWakeUp;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,6 @@
 package dev.bookstore.ordering.bootstrap.relay;
-
-import dev.bookstore.ordering.application.outbox.relay.RelayWakeUp;
 import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
+import dev.bookstore.ordering.application.outbox.relay.RelayWakeUp;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Consumer;

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.bootstrap.retention;
-
 import java.time.Duration;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -30,7 +29,7 @@ public final class RetentionJob {
         int delete(Duration age, int limit);
     }
 
-    /** @param what the rows, for the log: "inbox message(s) received" */
+    /** @param what the rows, for the log: "idempotency key(s) recorded" */
     public RetentionJob(String what, Duration retention, Duration interval, int chunk, Deletion deleteChunk) {
         if (chunk < 1) {
             throw new IllegalArgumentException("chunk must be positive, got " + chunk);

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.bootstrap.tracing;
-
 import dev.bookstore.ordering.application.outbox.TraceContext;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.Tracer;

@@ -1,8 +1,7 @@
 package dev.bookstore.ordering.bootstrap.tracing;
-
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
-import dev.bookstore.ordering.application.outbox.relay.PublishResult;
 import dev.bookstore.ordering.application.outbox.relay.MessagePublisher;
+import dev.bookstore.ordering.application.outbox.relay.PublishResult;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.propagation.Propagator;
 import java.time.Duration;

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.bootstrap.contract;
-
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;

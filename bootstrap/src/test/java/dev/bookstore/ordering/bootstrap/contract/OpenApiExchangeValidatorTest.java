@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.bootstrap.contract;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;

@@ -1,6 +1,5 @@
 package dev.bookstore.ordering.bootstrap.local;
-
-import dev.bookstore.ordering.adapters.messaging.outbound.OrderPlacedPayload;
+import dev.bookstore.ordering.consumer.OrderPlacedPayload;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;

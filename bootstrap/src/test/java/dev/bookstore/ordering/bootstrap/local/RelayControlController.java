@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.bootstrap.local;
-
 import dev.bookstore.ordering.bootstrap.relay.OutboxRelayWorkers;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;

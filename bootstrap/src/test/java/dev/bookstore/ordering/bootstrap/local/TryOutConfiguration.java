@@ -1,13 +1,15 @@
 package dev.bookstore.ordering.bootstrap.local;
-
-import dev.bookstore.ordering.adapters.messaging.inbound.InboxQueue;
-import dev.bookstore.ordering.adapters.messaging.inbound.InboxQueue.DeadLettering;
-import dev.bookstore.ordering.adapters.messaging.inbound.OrderPlacedInboxListener;
 import dev.bookstore.ordering.adapters.messaging.outbound.OrderingTopology;
-import dev.bookstore.ordering.application.inbox.InboxStore;
-import dev.bookstore.ordering.bootstrap.observability.InboxMetrics;
+import dev.bookstore.ordering.consumer.InboxQueue.DeadLettering;
+import dev.bookstore.ordering.consumer.InboxQueue;
+import dev.bookstore.ordering.consumer.InboxRetention;
+import dev.bookstore.ordering.consumer.JdbcInboxStore;
+import dev.bookstore.ordering.consumer.OrderPlacedInboxListener;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Locale;
+import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.amqp.core.Declarables;
@@ -26,8 +28,10 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * What the try-out run ({@code TestOrderingApplication}) adds to the service: a demo consumer on its own queue,
  * bound to every order event, so a newcomer sees each order travel from the HTTP request through the outbox and
- * the broker to a consumer, and the relay's pause and resume endpoints. The embedded servers themselves are
- * started earlier, by {@link LocalInfrastructureInitializer}.
+ * the broker to a consumer, and the relay's pause and resume endpoints. The demo consumer is wired as a consuming
+ * service wires {@code ordering-events-consumer}; its inbox is the {@code inbox_message} table of the service's own
+ * database (made by the service's V1 migration, the module's schema). The embedded servers themselves are started
+ * earlier, by {@link LocalInfrastructureInitializer}.
  *
  * <p>Only in the {@value #PROFILE} profile, which the try-out run activates: these classes sit below the service's
  * root package in the test sources, where every test that starts the service would otherwise find them by
@@ -67,17 +71,32 @@ public class TryOutConfiguration {
     /** Declared by Spring AMQP's admin on every (re)connect, like the exchange. */
     @Bean
     Declarables demoConsumerDeclarables(OrderingTopology topology, InboxQueue demoConsumerQueue) {
-        return demoConsumerQueue.declarables(topology);
+        return demoConsumerQueue.declarables(topology.exchange().getName());
     }
 
     @Bean
-    SimpleMessageListenerContainer demoConsumerContainer(ConnectionFactory connectionFactory, InboxStore inbox,
+    JdbcInboxStore demoConsumerInbox(DataSource dataSource) {
+        return new JdbcInboxStore(dataSource);
+    }
+
+    /** Runs with the service's scheduling, as in a consumer with {@code @EnableScheduling}. */
+    @Bean
+    InboxRetention demoConsumerInboxRetention(JdbcInboxStore demoConsumerInbox) {
+        return new InboxRetention(demoConsumerInbox, Duration.ofDays(7), Duration.ofMinutes(1), 1000);
+    }
+
+    @Bean
+    SimpleMessageListenerContainer demoConsumerContainer(ConnectionFactory connectionFactory,
+                                                         JdbcInboxStore demoConsumerInbox,
                                                          PlatformTransactionManager transactions,
                                                          DemoConsumer consumer, InboxQueue demoConsumerQueue,
-                                                         InboxMetrics metrics) {
-        return new OrderPlacedInboxListener(DemoConsumer.NAME, inbox, new TransactionTemplate(transactions),
-                consumer::handle, metrics.duplicateSkipped(DemoConsumer.NAME)).container(connectionFactory,
-                demoConsumerQueue);
+                                                         MeterRegistry registry) {
+        Counter duplicates = Counter.builder("ordering.inbox.duplicates.skipped")
+                .description("Messages an inbox had processed before and skipped")
+                .tag("consumer", DemoConsumer.NAME).register(registry);
+        return new OrderPlacedInboxListener(DemoConsumer.NAME, demoConsumerInbox,
+                new TransactionTemplate(transactions), consumer::handle, duplicates::increment)
+                .container(connectionFactory, demoConsumerQueue);
     }
 
     @EventListener(ApplicationReadyEvent.class)

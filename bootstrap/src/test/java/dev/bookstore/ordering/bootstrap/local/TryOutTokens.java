@@ -1,14 +1,13 @@
 package dev.bookstore.ordering.bootstrap.local;
-
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.source.ImmutableJWKSet;
+import dev.bookstore.ordering.adapters.web.security.BearerTokenProperties;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
 import java.security.interfaces.RSAPrivateKey;
 import java.security.interfaces.RSAPublicKey;
-import dev.bookstore.ordering.adapters.web.security.BearerTokenProperties;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.bootstrap.observability;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,10 +1,9 @@
 package dev.bookstore.ordering.bootstrap.observability;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
-import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
 import dev.bookstore.ordering.application.outbox.admin.GetOutboxStatsQuery;
+import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;

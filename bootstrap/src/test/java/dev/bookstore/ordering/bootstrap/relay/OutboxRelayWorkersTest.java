@@ -1,11 +1,10 @@
 package dev.bookstore.ordering.bootstrap.relay;
-
-import dev.bookstore.ordering.application.outbox.relay.RelayWakeUp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.bookstore.ordering.application.outbox.relay.RelayRound;
 import dev.bookstore.ordering.application.outbox.relay.RelayOutboxUseCase;
+import dev.bookstore.ordering.application.outbox.relay.RelayRound;
+import dev.bookstore.ordering.application.outbox.relay.RelayWakeUp;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;

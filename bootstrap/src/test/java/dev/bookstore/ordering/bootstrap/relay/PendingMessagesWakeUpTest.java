@@ -1,9 +1,8 @@
 package dev.bookstore.ordering.bootstrap.relay;
-
-import dev.bookstore.ordering.application.outbox.relay.RelayWakeUp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
+import dev.bookstore.ordering.application.outbox.relay.RelayWakeUp;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.bootstrap.retention;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 

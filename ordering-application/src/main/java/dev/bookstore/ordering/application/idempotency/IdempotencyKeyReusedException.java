@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.application.idempotency;
-
 import dev.bookstore.ordering.domain.shared.OrderingException;
 
 /**

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.application.idempotency;
-
 import dev.bookstore.ordering.domain.order.CustomerId;
 import dev.bookstore.ordering.domain.order.OrderId;
 import java.time.Duration;

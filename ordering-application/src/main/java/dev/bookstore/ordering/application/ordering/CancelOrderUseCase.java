@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.application.ordering;
-
 import dev.bookstore.ordering.domain.order.OrderId;
 
 /** Cancels a placed order and records {@code OrderCancelled}. */

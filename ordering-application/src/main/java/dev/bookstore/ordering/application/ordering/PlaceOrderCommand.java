@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.application.ordering;
-
 import dev.bookstore.ordering.application.idempotency.IdempotencyKey;
 import dev.bookstore.ordering.domain.order.BookId;
 import dev.bookstore.ordering.domain.order.CustomerId;

@@ -1,11 +1,10 @@
 package dev.bookstore.ordering.application.ordering;
-
-import dev.bookstore.ordering.application.outbox.EventOutbox;
 import dev.bookstore.ordering.application.idempotency.IdempotencyKey;
 import dev.bookstore.ordering.application.idempotency.IdempotencyKeyReusedException;
-import dev.bookstore.ordering.application.idempotency.RequestInProgressException;
-import dev.bookstore.ordering.application.idempotency.IdempotencyKeys;
 import dev.bookstore.ordering.application.idempotency.IdempotencyKeys.Claim;
+import dev.bookstore.ordering.application.idempotency.IdempotencyKeys;
+import dev.bookstore.ordering.application.idempotency.RequestInProgressException;
+import dev.bookstore.ordering.application.outbox.EventOutbox;
 import dev.bookstore.ordering.domain.order.Order;
 import dev.bookstore.ordering.domain.order.OrderId;
 import java.time.Clock;

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.application.ordering;
-
 import dev.bookstore.ordering.application.idempotency.IdempotencyKeyReusedException;
 import dev.bookstore.ordering.application.idempotency.RequestInProgressException;
 

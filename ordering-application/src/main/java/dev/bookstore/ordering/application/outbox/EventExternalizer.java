@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.application.outbox;
-
 import dev.bookstore.ordering.domain.shared.DomainEvent;
 import java.util.Optional;
 

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.application.outbox;
-
 import java.time.Duration;
 
 /** What the retention job removes from the outbox: published messages, never pending or parked ones. */

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.application.outbox;
-
 import java.util.Map;
 
 /**

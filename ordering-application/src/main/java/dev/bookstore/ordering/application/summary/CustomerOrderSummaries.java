@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.application.summary;
-
 import dev.bookstore.ordering.domain.order.CustomerId;
 import java.time.Instant;
 import java.util.Optional;

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.application.summary;
-
 import dev.bookstore.ordering.domain.order.CustomerId;
 
 /** A customer's order summary; a customer with no counted order has zeros. */

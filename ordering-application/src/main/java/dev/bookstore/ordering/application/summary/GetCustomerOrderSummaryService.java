@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.application.summary;
-
 import dev.bookstore.ordering.domain.order.CustomerId;
 
 /** A customer's summary, or zeros for a customer who has not ordered yet. */

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.application.summary;
-
 import dev.bookstore.ordering.domain.order.OrderCancelled;
 import dev.bookstore.ordering.domain.order.OrderPlaced;
 

@@ -1,8 +1,7 @@
 package dev.bookstore.ordering.application.ordering;
-
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bookstore.ordering.application.ordering.PlaceOrderCommand.Item;
 import dev.bookstore.ordering.application.testing.InMemoryIdempotencyKeys;

@@ -1,14 +1,13 @@
 package dev.bookstore.ordering.application.ordering;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bookstore.ordering.application.idempotency.IdempotencyKey;
 import dev.bookstore.ordering.application.idempotency.IdempotencyKeyReusedException;
-import dev.bookstore.ordering.application.ordering.PlaceOrderCommand.Item;
 import dev.bookstore.ordering.application.idempotency.RequestInProgressException;
-import dev.bookstore.ordering.application.testing.InMemoryIdempotencyKeys;
+import dev.bookstore.ordering.application.ordering.PlaceOrderCommand.Item;
 import dev.bookstore.ordering.application.testing.InMemoryIdempotencyKeys.OpenRequest;
+import dev.bookstore.ordering.application.testing.InMemoryIdempotencyKeys;
 import dev.bookstore.ordering.application.testing.InMemoryOrderRepository;
 import dev.bookstore.ordering.application.testing.MutableClock;
 import dev.bookstore.ordering.application.testing.RecordingDomainEventPublisher;

@@ -1,12 +1,11 @@
 package dev.bookstore.ordering.application.summary;
-
-import dev.bookstore.ordering.application.ordering.CancelOrderService;
-import dev.bookstore.ordering.application.ordering.PlaceOrderService;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
-import dev.bookstore.ordering.application.ordering.PlaceOrderCommand;
+import dev.bookstore.ordering.application.ordering.CancelOrderService;
 import dev.bookstore.ordering.application.ordering.PlaceOrderCommand.Item;
+import dev.bookstore.ordering.application.ordering.PlaceOrderCommand;
+import dev.bookstore.ordering.application.ordering.PlaceOrderService;
 import dev.bookstore.ordering.application.testing.InMemoryIdempotencyKeys;
 import dev.bookstore.ordering.application.testing.InMemoryOrderRepository;
 import dev.bookstore.ordering.application.testing.MutableClock;

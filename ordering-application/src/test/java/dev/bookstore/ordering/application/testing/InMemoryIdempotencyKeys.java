@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.application.testing;
-
 import dev.bookstore.ordering.application.idempotency.IdempotencyKey;
 import dev.bookstore.ordering.application.idempotency.IdempotencyKeys;
 import dev.bookstore.ordering.domain.order.CustomerId;

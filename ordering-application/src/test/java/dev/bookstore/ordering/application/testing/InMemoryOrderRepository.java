@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.application.testing;
-
 import dev.bookstore.ordering.application.ordering.OrderRepository;
 import dev.bookstore.ordering.domain.order.CustomerId;
 import dev.bookstore.ordering.domain.order.Order;

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.application.testing;
-
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.OutboxRetention;
 import dev.bookstore.ordering.application.outbox.admin.OutboxStatistics;

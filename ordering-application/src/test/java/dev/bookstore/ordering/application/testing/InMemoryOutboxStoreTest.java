@@ -1,11 +1,10 @@
 package dev.bookstore.ordering.application.testing;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
-import dev.bookstore.ordering.application.outbox.relay.DeliveryFailure;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
+import dev.bookstore.ordering.application.outbox.relay.DeliveryFailure;
 import dev.bookstore.ordering.application.testing.InMemoryOutboxStore.Row;
 import dev.bookstore.ordering.application.testing.InMemoryOutboxStore.Status;
 import java.time.Duration;

@@ -1,8 +1,7 @@
 package dev.bookstore.ordering.application.testing;
-
 import dev.bookstore.ordering.application.outbox.DomainEventPublisher;
-import dev.bookstore.ordering.application.outbox.TraceContext;
 import dev.bookstore.ordering.application.outbox.EventOutbox;
+import dev.bookstore.ordering.application.outbox.TraceContext;
 import dev.bookstore.ordering.domain.shared.DomainEvent;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,9 +1,8 @@
 package dev.bookstore.ordering.application.testing;
-
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
-import dev.bookstore.ordering.application.outbox.relay.PublishResult;
-import dev.bookstore.ordering.application.outbox.relay.PublishResult.Outcome;
 import dev.bookstore.ordering.application.outbox.relay.MessagePublisher;
+import dev.bookstore.ordering.application.outbox.relay.PublishResult.Outcome;
+import dev.bookstore.ordering.application.outbox.relay.PublishResult;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -1,10 +1,9 @@
 package dev.bookstore.ordering.application.testing;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
-import dev.bookstore.ordering.application.outbox.relay.PublishResult;
 import dev.bookstore.ordering.application.outbox.relay.PublishResult.Outcome;
+import dev.bookstore.ordering.application.outbox.relay.PublishResult;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.domain.shared;
-
 import java.time.Instant;
 import java.util.UUID;
 

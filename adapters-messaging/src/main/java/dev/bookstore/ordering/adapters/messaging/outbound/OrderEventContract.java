@@ -1,31 +1,21 @@
 package dev.bookstore.ordering.adapters.messaging.outbound;
-
-import dev.bookstore.ordering.application.outbox.ExternalizedEvent;
 import dev.bookstore.ordering.application.outbox.EventExternalizer;
+import dev.bookstore.ordering.application.outbox.ExternalizedEvent;
 import dev.bookstore.ordering.domain.order.OrderCancelled;
 import dev.bookstore.ordering.domain.order.OrderLine;
 import dev.bookstore.ordering.domain.order.OrderPlaced;
 import dev.bookstore.ordering.domain.shared.DomainEvent;
 import dev.bookstore.ordering.domain.shared.Money;
-import java.math.BigDecimal;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
-import java.util.Currency;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.UUID;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The wire contract of the ordering service: which domain events leave it, under which type, exchange and routing
- * key, and with which JSON body. Consumers depend on this, not on the domain classes, so it changes only by adding
- * a new versioned type.
+ * key, and with which JSON body ({@code docs/events/*.schema.json}). It changes only by adding a new versioned type;
+ * consumers read it with {@code ordering-events-consumer}, never with the domain classes.
  *
  * <pre>
  * bookstore.order-placed.v1    routing key order.placed
@@ -101,79 +91,5 @@ public final class OrderEventContract implements EventExternalizer {
     /** {@link Money} already carries the currency's scale; plain notation keeps "1E+3" off the wire. */
     private static String amount(Money money) {
         return money.amount().toPlainString();
-    }
-
-    /**
-     * Reads a {@value #ORDER_PLACED_TYPE} body.
-     *
-     * @throws InvalidPayloadException when the body is not JSON or misses or mistypes a field
-     */
-    public static OrderPlacedPayload parseOrderPlaced(String json) {
-        return parse(json, ORDER_PLACED_TYPE, body -> {
-            List<OrderPlacedPayload.Item> items = new ArrayList<>();
-            JsonNode itemNodes = required(body, "items");
-            if (!itemNodes.isArray()) {
-                throw new IllegalArgumentException("field 'items' must be an array");
-            }
-            for (JsonNode item : itemNodes.values()) {
-                items.add(new OrderPlacedPayload.Item(
-                        text(item, "bookId"),
-                        integer(item, "quantity"),
-                        decimal(item, "unitPrice")));
-            }
-            return new OrderPlacedPayload(
-                    UUID.fromString(text(body, "orderId")),
-                    UUID.fromString(text(body, "customerId")),
-                    decimal(body, "total"),
-                    Currency.getInstance(text(body, "currency")),
-                    Instant.parse(text(body, "placedAt")),
-                    items);
-        });
-    }
-
-    private interface Reader<T> {
-        T read(JsonNode body);
-    }
-
-    private static <T> T parse(String json, String type, Reader<T> reader) {
-        Objects.requireNonNull(json, "json");
-        try {
-            JsonNode body = JSON.readTree(json);
-            if (body == null || !body.isObject()) {
-                throw new IllegalArgumentException("the body is not a JSON object");
-            }
-            return reader.read(body);
-        } catch (JacksonException | IllegalArgumentException | DateTimeParseException e) {
-            throw new InvalidPayloadException("malformed " + type + " payload: " + e.getMessage(), e);
-        }
-    }
-
-    private static JsonNode required(JsonNode node, String field) {
-        JsonNode value = node.get(field);
-        if (value == null || value.isNull()) {
-            throw new IllegalArgumentException("missing field '" + field + "'");
-        }
-        return value;
-    }
-
-    private static String text(JsonNode node, String field) {
-        JsonNode value = required(node, field);
-        if (!value.isString()) {
-            throw new IllegalArgumentException("field '" + field + "' must be a string");
-        }
-        return value.stringValue();
-    }
-
-    private static int integer(JsonNode node, String field) {
-        JsonNode value = required(node, field);
-        if (!value.isIntegralNumber() || !value.canConvertToInt()) {
-            throw new IllegalArgumentException("field '" + field + "' must be an integer");
-        }
-        return value.intValue();
-    }
-
-    /** Amounts travel as strings; a JSON number would already have been rounded by some producer. */
-    private static BigDecimal decimal(JsonNode node, String field) {
-        return new BigDecimal(text(node, field));
     }
 }

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.messaging.outbound;
-
 import java.util.Objects;
 import org.springframework.amqp.core.Declarables;
 import org.springframework.amqp.core.ExchangeBuilder;

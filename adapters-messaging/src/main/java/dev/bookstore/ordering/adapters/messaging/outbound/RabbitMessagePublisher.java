@@ -1,13 +1,12 @@
 package dev.bookstore.ordering.adapters.messaging.outbound;
-
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.ConfirmListener;
 import com.rabbitmq.client.ReturnListener;
 import com.rabbitmq.client.ShutdownListener;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
-import dev.bookstore.ordering.application.outbox.relay.PublishResult;
-import dev.bookstore.ordering.application.outbox.relay.PublishResult.Outcome;
 import dev.bookstore.ordering.application.outbox.relay.MessagePublisher;
+import dev.bookstore.ordering.application.outbox.relay.PublishResult.Outcome;
+import dev.bookstore.ordering.application.outbox.relay.PublishResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

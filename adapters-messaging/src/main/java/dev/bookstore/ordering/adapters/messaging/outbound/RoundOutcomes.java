@@ -1,9 +1,8 @@
 package dev.bookstore.ordering.adapters.messaging.outbound;
-
 import dev.bookstore.ordering.adapters.messaging.outbound.ConfirmTracker.Answer;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
-import dev.bookstore.ordering.application.outbox.relay.PublishResult;
 import dev.bookstore.ordering.application.outbox.relay.PublishResult.Outcome;
+import dev.bookstore.ordering.application.outbox.relay.PublishResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

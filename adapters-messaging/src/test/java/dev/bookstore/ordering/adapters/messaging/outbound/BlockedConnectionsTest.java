@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.messaging.outbound;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.reflect.Proxy;

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.messaging.outbound;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.networknt.schema.Error;
@@ -21,7 +20,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Currency;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,5 @@
 package dev.bookstore.ordering.adapters.messaging.outbound;
-
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.domain.order.BookId;
@@ -13,7 +11,6 @@ import dev.bookstore.ordering.domain.order.OrderLine;
 import dev.bookstore.ordering.domain.order.OrderPlaced;
 import dev.bookstore.ordering.domain.shared.DomainEvent;
 import dev.bookstore.ordering.domain.shared.Money;
-import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Currency;
 import java.util.List;
@@ -86,25 +83,7 @@ class OrderEventContractTest {
     }
 
     @Test
-    void orderPlacedRoundTripsThroughItsPayload() {
-        OrderPlaced event = orderPlaced("EUR", "9.95", 3, "0.1");
-
-        OrderPlacedPayload payload = OrderEventContract.parseOrderPlaced(
-                contract.externalize(event).orElseThrow().payload());
-
-        assertThat(payload.orderId()).isEqualTo(event.orderId().value());
-        assertThat(payload.customerId()).isEqualTo(event.customerId().value());
-        assertThat(payload.total()).isEqualTo(new BigDecimal("29.95"));
-        assertThat(payload.total().scale()).isEqualTo(2);
-        assertThat(payload.currency()).isEqualTo(Currency.getInstance("EUR"));
-        assertThat(payload.placedAt()).isEqualTo(PLACED_AT);
-        assertThat(payload.items()).containsExactly(
-                new OrderPlacedPayload.Item("978-0134494166", 3, new BigDecimal("9.95")),
-                new OrderPlacedPayload.Item("978-0321125217", 1, new BigDecimal("0.10")));
-    }
-
-    @Test
-    void orderCancelledBecomesAnOrderCancelledV1MessageAndRoundTrips() {
+    void orderCancelledBecomesAnOrderCancelledV1Message() {
         UUID orderId = UUID.randomUUID();
         OrderCancelled event = new OrderCancelled(UUID.randomUUID(), PLACED_AT.plusSeconds(60),
                 new OrderId(orderId), "changed my mind, \"really\"");
@@ -135,8 +114,7 @@ class OrderEventContractTest {
                 .toList();
 
         assertThat(messages).extracting(OutboxMessage::type).containsExactly("bookstore.order-placed.v1");
-        assertThat(OrderEventContract.parseOrderPlaced(messages.get(0).payload()).total())
-                .isEqualTo(new BigDecimal("42.00"));
+        assertThat(JSON.readTree(messages.get(0).payload()).get("total").stringValue()).isEqualTo("42.00");
     }
 
     @Test
@@ -159,24 +137,6 @@ class OrderEventContractTest {
         };
 
         assertThat(contract.externalize(internal)).isEmpty();
-    }
-
-    @Test
-    void malformedPayloadsAreRejectedWithTheReason() {
-        String valid = contract.externalize(orderPlaced("EUR", "1.00", 1, "2.00")).orElseThrow()
-                .payload();
-
-        assertThatThrownBy(() -> OrderEventContract.parseOrderPlaced("not json"))
-                .isInstanceOf(InvalidPayloadException.class);
-        assertThatThrownBy(() -> OrderEventContract.parseOrderPlaced(valid.replace("\"total\"", "\"sum\"")))
-                .isInstanceOf(InvalidPayloadException.class).hasMessageContaining("'total'");
-        assertThatThrownBy(() -> OrderEventContract.parseOrderPlaced(valid.replace("\"3.00\"", "3.00")))
-                .isInstanceOf(InvalidPayloadException.class).hasMessageContaining("must be a string");
-        assertThatThrownBy(() -> OrderEventContract.parseOrderPlaced(valid.replace("\"quantity\":1",
-                "\"quantity\":1.5")))
-                .isInstanceOf(InvalidPayloadException.class).hasMessageContaining("must be an integer");
-        assertThatThrownBy(() -> OrderEventContract.parseOrderPlaced("[]"))
-                .isInstanceOf(InvalidPayloadException.class);
     }
 
     /** An order of two books: {@code quantity} of the first at {@code firstPrice}, one of the second. */

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.messaging.outbound;
-
 import static dev.bookstore.ordering.adapters.messaging.outbound.TestOutboxMessages.orderPlaced;
 import static dev.bookstore.ordering.adapters.messaging.outbound.TestOutboxMessages.redirected;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -11,8 +10,8 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.GetResponse;
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
-import dev.bookstore.ordering.application.outbox.relay.PublishResult;
 import dev.bookstore.ordering.application.outbox.relay.PublishResult.Outcome;
+import dev.bookstore.ordering.application.outbox.relay.PublishResult;
 import dev.bookstore.ordering.testing.TcpProxy;
 import java.io.IOException;
 import java.net.InetAddress;

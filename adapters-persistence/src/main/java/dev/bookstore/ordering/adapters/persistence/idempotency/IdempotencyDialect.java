@@ -1,20 +1,17 @@
 package dev.bookstore.ordering.adapters.persistence.idempotency;
-
 import dev.bookstore.ordering.adapters.persistence.Database;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.UUID;
 
 /**
- * The idempotency key statements of one database: how to record a key without ever waiting for a transaction
- * that holds the same key, and how to delete expired keys while other instances do the same.
+ * The idempotency key statements of one engine: recording a key without ever waiting for a transaction that holds
+ * the same key, and deleting expired keys while other instances do the same.
  */
 sealed interface IdempotencyDialect permits PostgresIdempotencyDialect, SqlServerIdempotencyDialect {
 
-    /** Picks the dialect from the JDBC metadata of a live connection, never from a hand-set flag. */
-    static IdempotencyDialect of(Connection connection) throws SQLException {
-        return switch (Database.of(connection)) {
+    static IdempotencyDialect of(Database database) {
+        return switch (database) {
             case POSTGRESQL -> new PostgresIdempotencyDialect();
             case SQL_SERVER -> new SqlServerIdempotencyDialect();
         };

@@ -1,5 +1,5 @@
 package dev.bookstore.ordering.adapters.persistence.idempotency;
-
+import dev.bookstore.ordering.adapters.persistence.Database;
 import dev.bookstore.ordering.application.idempotency.IdempotencyKey;
 import dev.bookstore.ordering.application.idempotency.IdempotencyKeys;
 import dev.bookstore.ordering.domain.order.CustomerId;
@@ -10,14 +10,13 @@ import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.springframework.dao.DataAccessException;
-import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * {@link IdempotencyKeys} on the {@code idempotency_key} table, with a dialect per database. Claiming joins the
- * caller's transaction (the order's) and costs one {@code INSERT} when the key is free; only a key in use costs a
- * second statement, the read of the committed row. Deleting expired keys runs one auto-committed statement.
+ * {@link IdempotencyKeys} on the {@code idempotency_key} table. Claiming joins the caller's transaction (the
+ * order's) and costs one {@code INSERT} when the key is free; only a key in use costs a second statement, the read
+ * of the committed row. Deleting expired keys runs one auto-committed statement.
  */
 @Component
 public class JdbcIdempotencyKeys implements IdempotencyKeys {
@@ -27,7 +26,7 @@ public class JdbcIdempotencyKeys implements IdempotencyKeys {
 
     public JdbcIdempotencyKeys(DataSource dataSource) {
         this.jdbc = new JdbcTemplate(dataSource);
-        this.dialect = jdbc.execute((ConnectionCallback<IdempotencyDialect>) IdempotencyDialect::of);
+        this.dialect = IdempotencyDialect.of(Database.of(dataSource));
     }
 
     @Override

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.persistence.idempotency;
-
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -9,13 +8,11 @@ import java.time.Duration;
 import java.util.UUID;
 
 /**
- * PostgreSQL. An {@code INSERT} of a key that an unfinished transaction inserted waits until that transaction
- * ends, {@code ON CONFLICT DO NOTHING} included; so waiting is avoided with a transaction-level advisory lock on
- * the key, taken with {@code pg_try_advisory_xact_lock}, which never waits. Every request that records a key
- * takes the key's lock in the same statement and holds it until it commits or rolls back. A request that does
- * not get the lock inserts nothing: the key is in flight. One that gets it meets at most a committed row, and
- * {@code ON CONFLICT DO NOTHING} returns at once. The expired keys are deleted with
- * {@code FOR UPDATE SKIP LOCKED}, so two instances purging at once take different rows.
+ * PostgreSQL. An {@code INSERT} of a key that an unfinished transaction inserted waits for it, {@code ON CONFLICT}
+ * included; so the insert first takes the key's transaction-level advisory lock with
+ * {@code pg_try_advisory_xact_lock}, which never waits. Without the lock it inserts nothing: the key is in flight.
+ * With it, it meets at most a committed row, and {@code ON CONFLICT DO NOTHING} returns at once. Expired keys are
+ * deleted with {@code FOR UPDATE SKIP LOCKED}, so instances purging at once take different rows.
  */
 final class PostgresIdempotencyDialect implements IdempotencyDialect {
 

@@ -1,18 +1,14 @@
 package dev.bookstore.ordering.adapters.persistence.idempotency;
-
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.UUID;
 
 /**
- * SQL Server. The insert runs with the table hint {@code NOWAIT}: where an unfinished transaction holds the key,
- * the duplicate check does not wait for its lock but fails at once with error 1222 (lock request time out),
- * which the store answers as "in flight". A key that another transaction committed between the
- * {@code NOT EXISTS} check and the insert fails with a duplicate key error (2627, 2601); neither error dooms the
- * transaction. The expired keys are deleted through a CTE of the oldest {@code TOP (n)}, read with
- * {@code READPAST}, so two instances purging at once skip each other's rows. Needs
- * {@code READ_COMMITTED_SNAPSHOT ON}, like the outbox, so the {@code NOT EXISTS} reads the committed keys without
- * taking locks.
+ * SQL Server. The insert runs with the table hint {@code NOWAIT}: where an unfinished transaction holds the key it
+ * fails at once with error 1222, answered as "in flight"; a key committed between the {@code NOT EXISTS} and the
+ * insert fails with a duplicate key error (2627, 2601). Neither dooms the transaction. Expired keys are deleted
+ * through a CTE of the oldest {@code TOP (n)} read with {@code READPAST}, so instances purging at once skip each
+ * other's rows. Needs {@code READ_COMMITTED_SNAPSHOT ON} (as the outbox does) so the check reads without locks.
  */
 final class SqlServerIdempotencyDialect implements IdempotencyDialect {
 

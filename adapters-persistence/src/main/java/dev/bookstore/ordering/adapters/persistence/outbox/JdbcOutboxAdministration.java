@@ -1,9 +1,8 @@
 package dev.bookstore.ordering.adapters.persistence.outbox;
-
 import dev.bookstore.ordering.adapters.persistence.outbox.OutboxAdministrationDialect.Statement;
+import dev.bookstore.ordering.application.outbox.admin.OutboxAdministration;
 import dev.bookstore.ordering.application.outbox.admin.OutboxEntry;
 import dev.bookstore.ordering.application.outbox.admin.ReplaySelection;
-import dev.bookstore.ordering.application.outbox.admin.OutboxAdministration;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;

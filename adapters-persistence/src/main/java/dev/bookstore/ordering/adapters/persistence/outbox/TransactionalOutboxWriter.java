@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.persistence.outbox;
-
 import dev.bookstore.ordering.application.outbox.OutboxCommitListener;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.OutboxWriter;

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.persistence.summary;
-
 import dev.bookstore.ordering.adapters.persistence.Database;
 import dev.bookstore.ordering.adapters.persistence.WriteBehind;
 import dev.bookstore.ordering.application.summary.CustomerOrderSummaries;
@@ -16,23 +15,22 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * {@link CustomerOrderSummaries} on two tables; every write joins the caller's transaction (the listener's) and, on
- * PostgreSQL, takes the writes waiting in it along ({@link WriteBehind}): the listener's completion of its
- * publication and the summary's statement are one round trip.
+ * {@link CustomerOrderSummaries} on two tables. Every write joins the caller's transaction (the listener's) and
+ * takes the writes waiting in it along ({@link WriteBehind}), so the listener's completion of its publication and
+ * the summary's statement are one round trip.
  */
 @Component
 public class JdbcCustomerOrderSummaries implements CustomerOrderSummaries {
 
     private final JdbcTemplate jdbc;
-    /** Every write goes through it: on PostgreSQL it carries the writes waiting in the transaction (the completion). */
     private final WriteBehind writes;
-    private final SummarySql sql;
+    private final SummaryDialect sql;
 
     public JdbcCustomerOrderSummaries(DataSource dataSource) {
         Database database = Database.of(dataSource);
         this.jdbc = new JdbcTemplate(dataSource);
         this.writes = new WriteBehind(dataSource, database);
-        this.sql = SummarySql.of(database);
+        this.sql = SummaryDialect.of(database);
     }
 
     @Override
@@ -40,7 +38,7 @@ public class JdbcCustomerOrderSummaries implements CustomerOrderSummaries {
         try {
             return writes.update(sql.recordEvent(), sql.recordEventParameters(eventId)) == 1;
         } catch (DuplicateKeyException recordedMeanwhile) {
-            // SQL Server, should two transactions pass the NOT EXISTS at once: the key decides, one counts.
+            // should two transactions pass an insert-if-absent at once, the key decides: one counts
             return false;
         }
     }
@@ -50,10 +48,7 @@ public class JdbcCustomerOrderSummaries implements CustomerOrderSummaries {
         writes.update(sql.addPlaced(), sql.addPlacedParameters(customer.value(), placedAt));
     }
 
-    /**
-     * On PostgreSQL one statement ({@link SummarySql#addPlacedOnce}); elsewhere {@link #recordEvent}, then
-     * {@link #addPlaced}.
-     */
+    /** One statement where the dialect has it ({@link SummaryDialect#addPlacedOnce}), else two. */
     @Override
     public boolean addPlacedOnce(UUID eventId, CustomerId customer, Instant placedAt) {
         if (sql.addPlacedOnce().isEmpty()) {
@@ -71,8 +66,8 @@ public class JdbcCustomerOrderSummaries implements CustomerOrderSummaries {
     @Override
     public Optional<CustomerOrderSummary> find(CustomerId customer) {
         writes.flush();
-        List<CustomerOrderSummary> rows = jdbc.query(SummarySql.FIND, (rs, row) -> new CustomerOrderSummary(customer,
-                rs.getLong(1), rs.getLong(2),
+        List<CustomerOrderSummary> rows = jdbc.query(SummaryDialect.FIND, (rs, row) -> new CustomerOrderSummary(
+                customer, rs.getLong(1), rs.getLong(2),
                 Optional.ofNullable(rs.getObject(3, OffsetDateTime.class)).map(OffsetDateTime::toInstant)),
                 sql.id(customer.value()));
         return rows.stream().findFirst();

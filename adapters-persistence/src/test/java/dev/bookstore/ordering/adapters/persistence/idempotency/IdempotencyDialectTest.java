@@ -1,14 +1,10 @@
 package dev.bookstore.ordering.adapters.persistence.idempotency;
-
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import java.lang.reflect.Proxy;
-import java.sql.Connection;
-import java.sql.DatabaseMetaData;
+import dev.bookstore.ordering.adapters.persistence.Database;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -232,12 +228,9 @@ class IdempotencyDialectTest {
     // --- choosing the dialect ------------------------------------------------------------------------------------
 
     @Test
-    void theDialectIsChosenFromTheDatabaseProductName() throws Exception {
-        assertThat(IdempotencyDialect.of(connectionTo("PostgreSQL"))).isInstanceOf(PostgresIdempotencyDialect.class);
-        assertThat(IdempotencyDialect.of(connectionTo("Microsoft SQL Server")))
-                .isInstanceOf(SqlServerIdempotencyDialect.class);
-        assertThatIllegalStateException().isThrownBy(() -> IdempotencyDialect.of(connectionTo("H2")))
-                .withMessageContaining("H2");
+    void theDialectFollowsTheDatabase() {
+        assertThat(IdempotencyDialect.of(Database.POSTGRESQL)).isInstanceOf(PostgresIdempotencyDialect.class);
+        assertThat(IdempotencyDialect.of(Database.SQL_SERVER)).isInstanceOf(SqlServerIdempotencyDialect.class);
     }
 
     // --- helpers -------------------------------------------------------------------------------------------------
@@ -282,20 +275,5 @@ class IdempotencyDialectTest {
 
     private static SQLException sqlError(int number) {
         return new SQLException("error " + number, "S0001", number);
-    }
-
-    /** A connection that only names its database. */
-    private static Connection connectionTo(String productName) {
-        ClassLoader loader = IdempotencyDialectTest.class.getClassLoader();
-        DatabaseMetaData metaData = (DatabaseMetaData) Proxy.newProxyInstance(loader,
-                new Class<?>[] {DatabaseMetaData.class}, (proxy, method, args) -> switch (method.getName()) {
-                    case "getDatabaseProductName" -> productName;
-                    default -> throw new UnsupportedOperationException(method.getName());
-                });
-        return (Connection) Proxy.newProxyInstance(loader, new Class<?>[] {Connection.class},
-                (proxy, method, args) -> switch (method.getName()) {
-                    case "getMetaData" -> metaData;
-                    default -> throw new UnsupportedOperationException(method.getName());
-                });
     }
 }

@@ -1,11 +1,10 @@
 package dev.bookstore.ordering.adapters.persistence.idempotency;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.bookstore.ordering.application.idempotency.IdempotencyKey;
-import dev.bookstore.ordering.application.idempotency.IdempotencyKeys;
 import dev.bookstore.ordering.application.idempotency.IdempotencyKeys.Claim;
+import dev.bookstore.ordering.application.idempotency.IdempotencyKeys;
 import dev.bookstore.ordering.application.testing.IdempotencyKeysContract;
 import dev.bookstore.ordering.domain.order.CustomerId;
 import dev.bookstore.ordering.domain.order.OrderId;

@@ -1,14 +1,12 @@
 package dev.bookstore.ordering.adapters.persistence.outbox;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.bookstore.ordering.adapters.persistence.inbox.JdbcInboxStore;
-import dev.bookstore.ordering.application.outbox.relay.DeliveryFailure;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
+import dev.bookstore.ordering.application.outbox.relay.DeliveryFailure;
 import dev.bookstore.ordering.application.testing.OutboxStoreContract;
 import java.sql.Types;
 import java.time.Duration;
@@ -41,7 +39,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The {@link JdbcOutboxStore} and {@link JdbcInboxStore} contract, run against every database dialect by one
+ * The {@link JdbcOutboxStore} contract, run against every database dialect by one
  * subclass per database. A subclass provides a migrated, otherwise empty schema; every test starts from empty
  * tables. The outbox contract is the javadoc of its ports: its port-level tests are the
  * application's {@link OutboxStoreContract}, which the in-memory fake runs too; here is what only a database
@@ -63,7 +61,6 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract<JdbcOutboxSto
     private TransactionTemplate transaction;
     private JdbcOutboxStore store;
     private Outbox<JdbcOutboxStore> outbox;
-    private JdbcInboxStore inbox;
     /** Occurrence times count up from here, so the rows of a test have a known order. */
     private Instant clock;
 
@@ -125,12 +122,10 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract<JdbcOutboxSto
     void startFromEmptyTables() {
         jdbc = new JdbcTemplate(dataSource());
         jdbc.update("DELETE FROM outbox_message");
-        jdbc.update("DELETE FROM inbox_message");
         jdbc.update("UPDATE outbox_published_count SET published = 0");
         transaction = new TransactionTemplate(new DataSourceTransactionManager(dataSource()));
         store = new JdbcOutboxStore(dataSource(), JSON);
         outbox = new Outbox<>(store, store::append, new JdbcOutboxAdministration(dataSource(), JSON)::unpark);
-        inbox = new JdbcInboxStore(dataSource());
         clock = Instant.now().minus(Duration.ofHours(1)).truncatedTo(ChronoUnit.SECONDS);
     }
 
@@ -468,60 +463,6 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract<JdbcOutboxSto
 
         assertThat(remainingIds()).isEmpty();
         assertThat(store.count()).isEqualTo(new OutboxStats(0, 0, 4, Duration.ZERO));
-    }
-
-    // --- inbox ---------------------------------------------------------------------------------------------------
-
-    @Test
-    void theInboxRecordsAFirstDeliveryOnceAndRecognisesTheRedelivery() {
-        UUID messageId = UUID.randomUUID();
-
-        assertThat(inbox.recordFirstDelivery("stock-reservation", messageId)).isTrue();
-        assertThat(inbox.recordFirstDelivery("stock-reservation", messageId)).isFalse();
-        assertThat(inbox.recordFirstDelivery("stock-reservation", UUID.randomUUID())).isTrue();
-    }
-
-    @Test
-    void theSameMessageIsAFirstDeliveryForEveryConsumer() {
-        UUID messageId = UUID.randomUUID();
-
-        assertThat(inbox.recordFirstDelivery("stock-reservation", messageId)).isTrue();
-        assertThat(inbox.recordFirstDelivery("invoicing", messageId)).isTrue();
-        assertThat(inbox.recordFirstDelivery("invoicing", messageId)).isFalse();
-    }
-
-    @Test
-    void aRedeliveryInsideTheConsumersTransactionLeavesThatTransactionUsable() {
-        UUID redelivered = UUID.randomUUID();
-        UUID next = UUID.randomUUID();
-        inbox.recordFirstDelivery("invoicing", redelivered);
-
-        List<Boolean> firstDeliveries = transaction.execute(status -> List.of(
-                inbox.recordFirstDelivery("invoicing", redelivered),
-                inbox.recordFirstDelivery("invoicing", next)));
-
-        assertThat(firstDeliveries).containsExactly(false, true);
-        assertThat(inbox.recordFirstDelivery("invoicing", next)).as("committed with the transaction").isFalse();
-    }
-
-    @Test
-    void theInboxForgetsDeliveriesOlderThanTheAgeByTheDatabasesClockAtMostLimitPerCall() {
-        for (int i = 0; i < 3; i++) {
-            inbox.recordFirstDelivery("invoicing", UUID.randomUUID());
-        }
-        UUID recent = UUID.randomUUID();
-
-        assertThat(inbox.deleteReceivedOlderThan(Duration.ofHours(1), 10)).isZero();
-        jdbc.update("postgresql".equals(expectedDialectName())
-                ? "UPDATE inbox_message SET received_at = received_at - interval '2 hours'"
-                : "UPDATE inbox_message SET received_at = DATEADD(hour, -2, received_at)");
-        inbox.recordFirstDelivery("invoicing", recent);
-
-        assertThat(inbox.deleteReceivedOlderThan(Duration.ofHours(1), 2)).isEqualTo(2);
-        assertThat(inbox.deleteReceivedOlderThan(Duration.ofHours(1), 2)).isEqualTo(1);
-        assertThat(inbox.deleteReceivedOlderThan(Duration.ofHours(1), 2)).isZero();
-        assertThat(jdbc.queryForList("SELECT message_id FROM inbox_message", String.class))
-                .singleElement().satisfies(id -> assertThat(id).isEqualToIgnoringCase(recent.toString()));
     }
 
     // --- helpers -------------------------------------------------------------------------------------------------

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.persistence.outbox;
-
 import static dev.bookstore.ordering.adapters.persistence.outbox.OutboxDialectTest.placeholderAt;
 import static dev.bookstore.ordering.adapters.persistence.outbox.OutboxDialectTest.placeholders;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,13 +1,12 @@
 package dev.bookstore.ordering.adapters.persistence.outbox;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
-import dev.bookstore.ordering.application.outbox.relay.DeliveryFailure;
-import dev.bookstore.ordering.application.outbox.admin.OutboxEntry;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
+import dev.bookstore.ordering.application.outbox.admin.OutboxEntry;
 import dev.bookstore.ordering.application.outbox.admin.ReplaySelection;
+import dev.bookstore.ordering.application.outbox.relay.DeliveryFailure;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

@@ -1,12 +1,11 @@
 package dev.bookstore.ordering.adapters.persistence.outbox;
-
 import com.zaxxer.hikari.HikariDataSource;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
-/** The outbox and inbox contract on a real PostgreSQL, in a database of its own made for this class. */
+/** The outbox contract on a real PostgreSQL, in a database of its own made for this class. */
 class PostgresOutboxStoreIT extends JdbcOutboxStoreContract {
 
     private static TestPostgres.PooledDatabase database;

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.persistence.outbox;
-
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -15,7 +14,7 @@ import org.testcontainers.mssqlserver.MSSQLServerContainer;
 import org.testcontainers.utility.DockerImageName;
 
 /**
- * The outbox and inbox contract on a real SQL Server. SQL Server runs only through Testcontainers: without a
+ * The outbox contract on a real SQL Server. SQL Server runs only through Testcontainers: without a
  * Docker engine the whole class is skipped, with the reason, and {@code OutboxDialectTest} is what still checks
  * the SQL Server statements. A condition rather than an assumption in {@code @BeforeAll}: Failsafe reports a class
  * aborted there as zero tests run, where a disabled class shows every test as skipped, with the reason.

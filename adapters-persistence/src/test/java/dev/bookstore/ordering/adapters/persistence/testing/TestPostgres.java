@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.persistence.testing;
-
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -74,13 +73,19 @@ public final class TestPostgres {
     /** A fresh database with the service's PostgreSQL schema and a pool of at most {@code size} connections. */
     public static PooledDatabase newMigratedPool(String poolName, int size) {
         Database database = newMigratedDatabase();
+        return new PooledDatabase(database, pool(database.url(), database.username(), database.password(),
+                poolName, size));
+    }
+
+    /** A connection pool of at most {@code size} connections on any database. */
+    public static HikariDataSource pool(String url, String username, String password, String poolName, int size) {
         HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(database.url());
-        config.setUsername(database.username());
-        config.setPassword(database.password());
+        config.setJdbcUrl(url);
+        config.setUsername(username);
+        config.setPassword(password);
         config.setMaximumPoolSize(size);
         config.setPoolName(poolName);
-        return new PooledDatabase(database, new HikariDataSource(config));
+        return new HikariDataSource(config);
     }
 
     /** Drops a database made by {@link #newDatabase()}, closing whatever connections are still open on it. */

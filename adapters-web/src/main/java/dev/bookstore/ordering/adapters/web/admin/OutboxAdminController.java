@@ -1,10 +1,9 @@
 package dev.bookstore.ordering.adapters.web.admin;
-
 import dev.bookstore.ordering.application.outbox.OutboxCommitListener;
-import dev.bookstore.ordering.application.outbox.admin.OutboxEntry;
-import dev.bookstore.ordering.application.outbox.admin.ReplaySelection;
 import dev.bookstore.ordering.application.outbox.admin.DiscardParkedMessageUseCase;
 import dev.bookstore.ordering.application.outbox.admin.InspectOutboxQuery;
+import dev.bookstore.ordering.application.outbox.admin.OutboxEntry;
+import dev.bookstore.ordering.application.outbox.admin.ReplaySelection;
 import dev.bookstore.ordering.application.outbox.admin.RequeueParkedMessagesUseCase;
 import dev.bookstore.ordering.application.outbox.admin.ResendPublishedMessagesUseCase;
 import io.swagger.v3.oas.annotations.Operation;

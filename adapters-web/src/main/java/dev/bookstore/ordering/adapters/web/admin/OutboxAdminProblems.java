@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.web.admin;
-
 import dev.bookstore.ordering.application.outbox.admin.InvalidReplayException;
 import dev.bookstore.ordering.application.outbox.admin.OutboxMessageNotFoundException;
 import dev.bookstore.ordering.application.outbox.admin.OutboxMessageStateException;

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.web.problem;
-
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.regex.Pattern;

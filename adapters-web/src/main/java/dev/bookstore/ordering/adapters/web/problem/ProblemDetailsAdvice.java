@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.web.problem;
-
 import dev.bookstore.ordering.adapters.web.ForeignCustomerException;
 import dev.bookstore.ordering.adapters.web.IdempotencyKeyHeader;
 import dev.bookstore.ordering.adapters.web.PayloadTooLargeException;

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.web.problem;
-
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URI;

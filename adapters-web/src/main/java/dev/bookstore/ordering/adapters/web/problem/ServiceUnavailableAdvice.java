@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.web.problem;
-
 import dev.bookstore.ordering.adapters.web.ListenerBacklog;
 import java.sql.SQLException;
 import org.springframework.dao.DataAccessResourceFailureException;

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.web.security;
-
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.NotNull;
 import java.time.Duration;

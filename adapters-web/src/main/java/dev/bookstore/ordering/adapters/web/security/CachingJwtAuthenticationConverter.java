@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.web.security;
-
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.util.Collection;

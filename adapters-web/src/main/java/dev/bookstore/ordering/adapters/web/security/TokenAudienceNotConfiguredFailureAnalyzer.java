@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.web.security;
-
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 

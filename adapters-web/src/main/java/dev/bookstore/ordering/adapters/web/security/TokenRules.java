@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.web.security;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.adapters.web.security;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.application.outbox.admin;
-
 import java.util.UUID;
 
 /** An operator gives up on a parked message: it is deleted and never sent. */

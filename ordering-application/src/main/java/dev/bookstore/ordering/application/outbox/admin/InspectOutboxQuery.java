@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.application.outbox.admin;
-
 import java.util.List;
 import java.util.UUID;
 

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.application.outbox.admin;
-
 import dev.bookstore.ordering.domain.shared.OrderingException;
 
 /** A replay that is unbounded, too wide or reaches past the retention; nothing was queued. */

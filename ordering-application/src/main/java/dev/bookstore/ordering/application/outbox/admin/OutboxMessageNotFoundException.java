@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.application.outbox.admin;
-
 import dev.bookstore.ordering.domain.shared.OrderingException;
 import java.util.UUID;
 

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.application.outbox.admin;
-
 import java.time.Duration;
 
 /**

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.application.outbox.admin;
-
 import dev.bookstore.ordering.application.outbox.OutboxCommitListener;
 import java.util.List;
 import java.util.UUID;

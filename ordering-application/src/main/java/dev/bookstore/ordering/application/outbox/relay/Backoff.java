@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.application.outbox.relay;
-
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.DoubleSupplier;

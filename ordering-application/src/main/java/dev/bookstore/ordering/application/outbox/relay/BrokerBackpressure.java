@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.application.outbox.relay;
-
 import java.util.Optional;
 
 /**

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.application.outbox.relay;
-
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.relay.PublishResult.Outcome;
 import java.lang.System.Logger.Level;
@@ -8,8 +7,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;

@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.application.outbox.relay;
-
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.relay.PublishResult.Outcome;
 import java.time.Duration;

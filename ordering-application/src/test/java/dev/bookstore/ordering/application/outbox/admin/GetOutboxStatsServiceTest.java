@@ -1,9 +1,8 @@
 package dev.bookstore.ordering.application.outbox.admin;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bookstore.ordering.application.outbox.relay.DeliveryFailure;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
+import dev.bookstore.ordering.application.outbox.relay.DeliveryFailure;
 import dev.bookstore.ordering.application.testing.InMemoryOutboxStore;
 import dev.bookstore.ordering.application.testing.MutableClock;
 import dev.bookstore.ordering.application.testing.OutboxMessages;

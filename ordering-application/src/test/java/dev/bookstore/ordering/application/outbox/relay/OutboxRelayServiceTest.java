@@ -1,13 +1,12 @@
 package dev.bookstore.ordering.application.outbox.relay;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.relay.PublishResult.Outcome;
-import dev.bookstore.ordering.application.testing.InMemoryOutboxStore;
 import dev.bookstore.ordering.application.testing.InMemoryOutboxStore.Row;
 import dev.bookstore.ordering.application.testing.InMemoryOutboxStore.Status;
+import dev.bookstore.ordering.application.testing.InMemoryOutboxStore;
 import dev.bookstore.ordering.application.testing.MutableClock;
 import dev.bookstore.ordering.application.testing.OutboxMessages;
 import dev.bookstore.ordering.application.testing.ScriptedMessagePublisher;

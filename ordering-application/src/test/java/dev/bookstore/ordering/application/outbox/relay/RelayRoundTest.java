@@ -1,5 +1,4 @@
 package dev.bookstore.ordering.application.outbox.relay;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;

@@ -1,0 +1,24 @@
+package dev.bookstore.ordering.adapters.persistence;
+import java.util.Optional;
+import java.util.UUID;
+
+/** The order statements that differ by engine; {@link OrderSql} holds the rest, in SQL both engines accept. */
+sealed interface OrderDialect permits PostgresOrderDialect, SqlServerOrderDialect {
+
+    static OrderDialect of(Database database) {
+        return switch (database) {
+            case POSTGRESQL -> new PostgresOrderDialect();
+            case SQL_SERVER -> new SqlServerOrderDialect();
+        };
+    }
+
+    /**
+     * Where the engine can: the order and its {@code lines} lines as one statement. Parameters: those of
+     * {@link OrderSql#INSERT_ORDER}, then those of {@link OrderSql#INSERT_LINE} for each line in order. Empty where
+     * the order's {@code INSERT} is followed by a batch of line {@code INSERT}s.
+     */
+    Optional<String> insertWithLines(int lines);
+
+    /** One id as a statement parameter. */
+    Object id(UUID id);
+}
