@@ -65,10 +65,12 @@ final class AdapterRules {
     }
 
     ArchRule springAmqpOnlyInMessagingAndBootstrap() {
-        return noClasses().that().resideOutsideOfPackages(DependencyRules.concat(layout.messaging, layout.bootstrap))
+        return noClasses().that().resideOutsideOfPackages(
+                        DependencyRules.concat(layout.messaging, DependencyRules.concat(layout.consumer, layout.bootstrap)))
                 .should().dependOnClassesThat().resideInAnyPackage("org.springframework.amqp..", "com.rabbitmq..")
                 .because("the broker is reached through the MessagePublisher port, implemented by the messaging "
-                        + "adapter and wired by bootstrap (DESIGN.md 2)");
+                        + "adapter and wired by bootstrap; the consumer library is a consuming service's listener "
+                        + "(DESIGN.md 2)");
     }
 
     ArchRule httpOnlyInTheWebAdapter() {

@@ -68,7 +68,10 @@ final class DependencyRules {
                 .layer("Application").definedBy(layout.application)
                 .layer("Adapters").definedBy(layout.anyAdapter)
                 .layer("Bootstrap").definedBy(layout.bootstrap)
+                .optionalLayer("Consumer library").definedBy(layout.consumer)
                 .whereLayer("Bootstrap").mayNotBeAccessedByAnyLayer()
+                .whereLayer("Consumer library").mayNotBeAccessedByAnyLayer()
+                .whereLayer("Consumer library").mayNotAccessAnyLayer()
                 .whereLayer("Adapters").mayOnlyBeAccessedByLayers("Bootstrap")
                 .whereLayer("Application").mayOnlyBeAccessedByLayers("Adapters", "Bootstrap")
                 .whereLayer("Domain").mayOnlyBeAccessedByLayers("Application", "Adapters", "Bootstrap")
@@ -78,7 +81,7 @@ final class DependencyRules {
                 .ensureAllClassesAreContainedInArchitecture()
                 .because("DESIGN.md 2: domain <- application <- adapters (persistence, messaging, web, ...) <- "
                         + "bootstrap, and every class lives in one of these layers so that no package escapes "
-                        + "the rules");
+                        + "the rules; the consumer library stands apart, a consuming service adds it alone");
     }
 
     /**

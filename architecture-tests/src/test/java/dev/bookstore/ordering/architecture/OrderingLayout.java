@@ -24,6 +24,8 @@ final class OrderingLayout {
     final String web;
     final String persistence;
     final String messaging;
+    /** The library a consuming service adds (ordering-events-consumer): knows nothing of the service itself. */
+    final String consumer;
     /** The bootstrap module: the application class in the root package itself, and {@code bootstrap..}. */
     final String[] bootstrap;
     /** Bootstrap's wiring: the only bootstrap package that knows adapter classes and constructs services. */
@@ -47,6 +49,7 @@ final class OrderingLayout {
         this.web = root + ".adapters.web..";
         this.persistence = root + ".adapters.persistence..";
         this.messaging = root + ".adapters.messaging..";
+        this.consumer = root + ".consumer..";
         this.bootstrap = new String[] {root, root + ".bootstrap.."};
         this.wiring = root + ".bootstrap.config..";
         this.domainEvent = root + ".domain.shared.DomainEvent";
