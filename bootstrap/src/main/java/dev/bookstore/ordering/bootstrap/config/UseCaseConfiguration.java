@@ -17,7 +17,7 @@ import dev.bookstore.ordering.application.ordering.OrderRepository;
 import dev.bookstore.ordering.application.outbox.OutboxWriter;
 import dev.bookstore.ordering.application.outbox.TraceContext;
 import dev.bookstore.ordering.application.outbox.EventOutbox;
-import dev.bookstore.ordering.bootstrap.modulith.SpringDomainEventPublisher;
+import dev.bookstore.ordering.adapters.events.SpringDomainEventPublisher;
 import java.time.Clock;
 import java.time.Duration;
 import org.springframework.aop.framework.ProxyFactory;
