@@ -19,13 +19,18 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.modulith.events.core.EventPublicationRepository;
@@ -38,6 +43,9 @@ import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionExecution;
+import org.springframework.transaction.TransactionExecutionListener;
+import org.springframework.transaction.support.DefaultTransactionStatus;
 import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.JsonNode;
 
@@ -51,6 +59,7 @@ import tools.jackson.databind.JsonNode;
 @ActiveProfiles("postgres")
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 @EnableScenarios
+@Import(CustomerOrderSummaryIT.ListenerThreadTransactions.class)
 class CustomerOrderSummaryIT {
 
     private static final TestPostgres.Database DATABASE = TestPostgres.newDatabase();
@@ -89,8 +98,31 @@ class CustomerOrderSummaryIT {
     @Autowired
     PlatformTransactionManager transactions;
 
+    @Autowired
+    ListenerThreadTransactions listenerThreadTransactions;
+
     HttpJson http;
     UUID customer;
+
+    /** Notes every transaction begun on a thread of the in-process listener's executor, by name. */
+    @TestConfiguration(proxyBeanMethods = false)
+    static class ListenerThreadTransactions {
+
+        final List<String> begun = new CopyOnWriteArrayList<>();
+
+        @Bean
+        TransactionExecutionListener listenerThreadTransactionLog() {
+            return new TransactionExecutionListener() {
+                @Override
+                public void afterBegin(TransactionExecution transaction, Throwable beginFailure) {
+                    if (Thread.currentThread().getName().startsWith("ordering-events")) {
+                        Object object = ((DefaultTransactionStatus) transaction).getTransaction();
+                        begun.add(transaction.getTransactionName() + " " + object.getClass().getName());
+                    }
+                }
+            };
+        }
+    }
 
     @BeforeEach
     void newCustomer() {
@@ -101,6 +133,51 @@ class CustomerOrderSummaryIT {
     @AfterEach
     void removeFailures() {
         jdbc.execute("DROP TRIGGER IF EXISTS summary_fails ON customer_order_summary_event");
+        jdbc.execute("DROP TRIGGER IF EXISTS log_summary_event ON customer_order_summary_event");
+        jdbc.execute("DROP TRIGGER IF EXISTS log_publication ON event_publication");
+    }
+
+    /** AutoCommitCompletionRegistry: the effect commits, then the publication is deleted; "processing" writes nothing. */
+    @Test
+    void theListenersEffectCommitsBeforeItsPublicationIsDeletedAndProcessingWritesNothing() {
+        // Triggers note every write of the listener's path with the transaction that made it.
+        jdbc.execute("CREATE TABLE IF NOT EXISTS test_write_log (n bigserial, write text, tx bigint)");
+        jdbc.execute("TRUNCATE test_write_log");
+        jdbc.execute("""
+                CREATE OR REPLACE FUNCTION log_write() RETURNS trigger AS $$
+                BEGIN
+                  INSERT INTO test_write_log (write, tx) VALUES (TG_TABLE_NAME || ' ' || TG_OP, txid_current());
+                  RETURN NULL;
+                END $$ LANGUAGE plpgsql""");
+        jdbc.execute("CREATE TRIGGER log_summary_event AFTER INSERT ON customer_order_summary_event "
+                + "FOR EACH ROW EXECUTE FUNCTION log_write()");
+        jdbc.execute("CREATE TRIGGER log_publication AFTER UPDATE OR DELETE ON event_publication "
+                + "FOR EACH ROW EXECUTE FUNCTION log_write()");
+
+        assertThat(http.postJson("/orders", HttpJson.orderJson(customer.toString(), 1)).status()).isEqualTo(201);
+        await().atMost(WAIT).until(() -> incompletePublications() == 0
+                && summaries.summaryOf(new CustomerId(customer)).ordersPlaced() == 1);
+
+        List<Map<String, Object>> writes = jdbc.queryForList("SELECT write, tx FROM test_write_log ORDER BY n");
+        assertThat(writes).extracting(row -> row.get("write"))
+                .containsExactly("customer_order_summary_event INSERT", "event_publication DELETE");
+        assertThat(writes.get(1).get("tx")).as("the completion after the listener's commit")
+                .isNotEqualTo(writes.get(0).get("tx"));
+    }
+
+    /** AutoCommitCompletionRegistry: "processing" and "completed" open no transaction of their own. */
+    @Test
+    void anEventCostsTheListenerThreadOneTransactionTheListenersOwn() {
+        await().atMost(WAIT).until(() -> incompletePublications() == 0);
+        listenerThreadTransactions.begun.clear();
+
+        assertThat(http.postJson("/orders", HttpJson.orderJson(customer.toString(), 1)).status()).isEqualTo(201);
+        await().atMost(WAIT).until(() -> incompletePublications() == 0
+                && summaries.summaryOf(new CustomerId(customer)).ordersPlaced() == 1);
+
+        assertThat(listenerThreadTransactions.begun).singleElement().asString()
+                .startsWith(CustomerOrderSummaryListener.class.getName() + ".on ")
+                .contains("DataSourceTransactionManager");
     }
 
     @Test

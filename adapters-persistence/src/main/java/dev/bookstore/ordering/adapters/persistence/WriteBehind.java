@@ -18,18 +18,17 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 
 /**
  * Writes whose outcome nothing in the transaction waits for, sent together later: on PostgreSQL as one statement
- * text holding them all, which the driver sends in one round trip. Placing an order writes the order with its lines,
- * Spring Modulith's publication and the outbox row, three statements from three places; sent as they come they cost
- * three round trips before the {@code COMMIT}, written behind they cost one.
+ * text holding them all, which the driver sends in one round trip. Placing an order writes the order with its lines
+ * and the outbox row, two statements from two places; sent as they come they cost two round trips before the
+ * {@code COMMIT}, written behind they cost one.
  *
  * <p>A write waits until the transaction is about to commit (the first of its {@code beforeCommit} synchronizations),
- * or until a statement that must be sent now goes through {@link #update}, which takes the waiting writes along in
- * its own text (the in-process listener's completion goes with its summary's statement that way), or until a read
- * calls {@link #flush()}. What may be written behind: inserts of new rows whose ids the caller made, and writes
- * whose result (a row count, rows returned) only matters after the commit, read by an {@link Outcome} once sent.
- * Nothing in the transaction reads them before they are sent: a read there does not see them until then (the
- * order's own reads flush first). A failing write fails the commit, which then rolls back, and the caller gets its
- * exception from there rather than from the call that wrote it.
+ * or until a statement that must be sent now goes through {@link #update}, which takes the waiting writes along in its
+ * own text, or until a read calls {@link #flush()}. What may be written behind: inserts of new rows whose ids the
+ * caller made, and writes whose result (a row count, rows returned) only matters after the commit, read by an {@link
+ * Outcome} once sent. Nothing in the transaction reads them before they are sent: a read there does not see them until
+ * then (the order's own reads flush first). A failing write fails the commit, which then rolls back, and the caller
+ * gets its exception from there rather than from the call that wrote it.
  *
  * <p>Everywhere else each write is sent at once, as it comes: outside a transaction, after the transaction's writes
  * were sent for its commit, past {@link #MOST_PENDING} writes waiting, and on SQL Server (its driver would need the

@@ -17,14 +17,13 @@ import org.springframework.stereotype.Component;
 
 /**
  * {@link CustomerOrderSummaries} on two tables; every write joins the caller's transaction (the listener's) and, on
- * PostgreSQL, takes the writes waiting in it along ({@link WriteBehind}): the listener's completion of its
- * publication and the summary's statement are one round trip.
+ * PostgreSQL, takes the writes waiting in it along ({@link WriteBehind}).
  */
 @Component
 public class JdbcCustomerOrderSummaries implements CustomerOrderSummaries {
 
     private final JdbcTemplate jdbc;
-    /** Every write goes through it: on PostgreSQL it carries the writes waiting in the transaction (the completion). */
+    /** Every write goes through it: on PostgreSQL it carries the writes waiting in the transaction. */
     private final WriteBehind writes;
     private final SummarySql sql;
 
