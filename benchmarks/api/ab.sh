@@ -6,8 +6,9 @@
 #                                    WARMUP (s per jar, 90)
 #
 # Per point: wrk's req/s and p50/p99, and the service's CPU (utime + stime) from the point's start until its
-# in-process listener and relay had done the work of its orders, per order written. Both databases are vacuumed
-# before every point (the machine's server runs without autovacuum). Prints one line per point and the medians.
+# in-process listener and relay had done the work of its orders, per order written, and the share of its request
+# (http-nio-*) and listener (ordering-events-*) threads. Every database is vacuumed before every point (the machine's
+# server runs without autovacuum). Prints one line per point and the medians.
 set -euo pipefail
 JARS=("$@")
 NAMES=(A B C D E F)

@@ -41,7 +41,7 @@ class ModulithVerificationTest {
                 "application", List.of("domain"),
                 "adapters.persistence", List.of("application", "domain"),
                 "adapters.messaging", List.of("application", "domain"),
-                "bootstrap", List.of("adapters.messaging", "adapters.persistence", "application", "domain")));
+                "bootstrap", List.of("adapters.messaging", "adapters.persistence", "application")));
     }
 
     @Test
