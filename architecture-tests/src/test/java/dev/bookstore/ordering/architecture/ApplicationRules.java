@@ -43,13 +43,8 @@ final class ApplicationRules {
     }
 
     ArchRule servicesAreConstructedOnlyByTheApplicationAndTheWiring() {
-        DescribedPredicate<JavaClass> applicationOrWiring = resideInAnyPackage(layout.application, layout.wiring);
-        if (!layout.exempt.isEmpty()) {
-            applicationOrWiring = applicationOrWiring.or(DescribedPredicate.describe(
-                    "known violations being moved " + layout.exempt.stream().sorted().toList(), layout::isExempt));
-        }
         return constructors().that().areDeclaredInClassesThat(layout.service)
-                .should().onlyBeCalled().byClassesThat(applicationOrWiring)
+                .should().onlyBeCalled().byClassesThat(resideInAnyPackage(layout.application, layout.wiring))
                 .because("bootstrap's wiring (bootstrap.config) builds each service once and puts a transaction "
                         + "around it; a service built elsewhere would run without one (STYLE.md Application)");
     }

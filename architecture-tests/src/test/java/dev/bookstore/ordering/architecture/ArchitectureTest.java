@@ -1,15 +1,10 @@
 package dev.bookstore.ordering.architecture;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
-import java.util.Set;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * The architecture rules over every production class of the service (README.md says why each exists).
@@ -20,17 +15,7 @@ class ArchitectureTest {
 
     static final String ROOT = "dev.bookstore.ordering";
 
-    /**
-     * Bootstrap classes outside its wiring package ({@code bootstrap.config}) that still use adapter classes or
-     * construct a service, and are being moved behind ports or into the wiring. The two bootstrap rules let exactly
-     * these pass, by name, and {@link #knownViolationsBeingMovedStillBreakTheRules} fails once one of them no longer
-     * breaks a rule, so the list only shrinks. Empty it when they have moved.
-     */
-    static final Set<String> KNOWN_VIOLATIONS_BEING_MOVED = Set.of(
-            ROOT + ".bootstrap.modulith.CustomerOrderSummaryListener",
-            ROOT + ".bootstrap.modulith.IncompletePublicationsResubmission");
-
-    private static final OrderingArchitecture RULES = new OrderingArchitecture(ROOT, KNOWN_VIOLATIONS_BEING_MOVED);
+    private static final OrderingArchitecture RULES = new OrderingArchitecture(ROOT);
     private static final DependencyRules DEPENDENCIES = RULES.dependencies();
     private static final ApplicationRules APPLICATION = RULES.application();
     private static final AdapterRules ADAPTERS = RULES.adapters();
@@ -111,18 +96,4 @@ class ArchitectureTest {
 
     @ArchTest
     static final ArchRule DOMAIN_HAS_NO_PUBLIC_MUTABLE_FIELDS = DOMAIN_MODEL.domainHasNoPublicMutableFields();
-
-    /** The bootstrap rules without exemptions still blame each class in {@link #KNOWN_VIOLATIONS_BEING_MOVED}. */
-    @ArchTest
-    static void knownViolationsBeingMovedStillBreakTheRules(JavaClasses classes) {
-        OrderingArchitecture strict = new OrderingArchitecture(ROOT);
-        String violations = Stream.of(strict.dependencies().bootstrapReachesAdaptersOnlyThroughItsWiring(),
-                        strict.application().servicesAreConstructedOnlyByTheApplicationAndTheWiring())
-                .flatMap(rule -> rule.evaluate(classes).getFailureReport().getDetails().stream())
-                .collect(Collectors.joining("\n"));
-
-        assertThat(KNOWN_VIOLATIONS_BEING_MOVED).allSatisfy(name -> assertThat(violations)
-                .as("%s breaks no bootstrap rule any more: take it off KNOWN_VIOLATIONS_BEING_MOVED", name)
-                .containsPattern("(?m)^\\w+ <" + Pattern.quote(name) + "[.$>]"));
-    }
 }

@@ -4,10 +4,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
-import com.tngtech.archunit.base.DescribedPredicate;
-import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.lang.ArchRule;
-import com.tngtech.archunit.lang.syntax.elements.GivenClassesConjunction;
 
 /** Which part of the service may depend on which: the direction of the hexagon's dependencies. */
 final class DependencyRules {
@@ -89,14 +86,8 @@ final class DependencyRules {
      * driving side like any other: it uses the application's use cases and ports, never an adapter class.
      */
     ArchRule bootstrapReachesAdaptersOnlyThroughItsWiring() {
-        GivenClassesConjunction outsideTheWiring = noClasses().that().resideInAnyPackage(layout.bootstrap)
-                .and().resideOutsideOfPackage(layout.wiring);
-        if (!layout.exempt.isEmpty()) {
-            outsideTheWiring = outsideTheWiring.and(DescribedPredicate.describe(
-                    "are not known violations being moved " + layout.exempt.stream().sorted().toList(),
-                    (JavaClass javaClass) -> !layout.isExempt(javaClass)));
-        }
-        return outsideTheWiring.should().dependOnClassesThat().resideInAPackage(layout.adapters)
+        return noClasses().that().resideInAnyPackage(layout.bootstrap).and().resideOutsideOfPackage(layout.wiring)
+                .should().dependOnClassesThat().resideInAPackage(layout.adapters)
                 .because("only the wiring (bootstrap.config) knows adapter classes; the workers and jobs beside it "
                         + "reach the adapters through the application's ports, so an adapter can change without "
                         + "them (DESIGN.md 2: nothing but bootstrap knows several adapters)");

@@ -2,7 +2,6 @@ package dev.bookstore.ordering.architecture;
 import com.tngtech.archunit.lang.ArchRule;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The architecture of the ordering service as ArchUnit rules, relative to a root package, grouped by concern.
@@ -21,17 +20,13 @@ final class OrderingArchitecture {
     private final AdapterRules adapters;
     private final DomainModelRules domainModel;
 
-    /** The rules for the classes under {@code root}, letting the {@code exempt} classes pass the bootstrap rules. */
-    OrderingArchitecture(String root, Set<String> exempt) {
-        this.layout = new OrderingLayout(root, exempt);
+    /** The rules for the classes under {@code root}. */
+    OrderingArchitecture(String root) {
+        this.layout = new OrderingLayout(root);
         this.dependencies = new DependencyRules(layout);
         this.application = new ApplicationRules(layout);
         this.adapters = new AdapterRules(layout);
         this.domainModel = new DomainModelRules(layout);
-    }
-
-    OrderingArchitecture(String root) {
-        this(root, Set.of());
     }
 
     String root() {

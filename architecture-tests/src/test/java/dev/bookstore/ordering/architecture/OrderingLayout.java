@@ -2,7 +2,6 @@ package dev.bookstore.ordering.architecture;
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * Where each part of the service lives, relative to a root package, and how the roles inside the application are
@@ -35,12 +34,9 @@ final class OrderingLayout {
     final DescribedPredicate<JavaClass> useCase;
     final DescribedPredicate<JavaClass> service;
     final DescribedPredicate<JavaClass> drivenPort;
-    /** Production classes that the bootstrap rules let pass by name while they are moved (empty for fixtures). */
-    final Set<String> exempt;
 
-    OrderingLayout(String root, Set<String> exempt) {
+    OrderingLayout(String root) {
         this.root = Objects.requireNonNull(root, "root");
-        this.exempt = Set.copyOf(exempt);
         this.domain = root + ".domain..";
         this.application = root + ".application..";
         this.adapters = root + ".adapters..";
@@ -64,12 +60,6 @@ final class OrderingLayout {
         this.drivenPort = DescribedPredicate.describe("driven ports (the other interfaces of the application)",
                 javaClass -> javaClass.isInterface() && isInPackageOrBelow(javaClass, applicationPackage)
                         && !isUseCaseName(javaClass.getSimpleName()));
-    }
-
-    /** A class listed in {@link #exempt}, or one nested in it. */
-    boolean isExempt(JavaClass javaClass) {
-        String name = javaClass.getName();
-        return exempt.stream().anyMatch(listed -> name.equals(listed) || name.startsWith(listed + "$"));
     }
 
     boolean isBootstrap(JavaClass javaClass) {

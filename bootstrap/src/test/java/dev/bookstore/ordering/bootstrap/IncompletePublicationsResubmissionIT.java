@@ -1,11 +1,10 @@
 package dev.bookstore.ordering.bootstrap;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.bookstore.ordering.adapters.events.CustomerOrderSummaryListener;
+import dev.bookstore.ordering.adapters.events.FailedPublicationsResubmission;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
-import dev.bookstore.ordering.bootstrap.modulith.CustomerOrderSummaryListener;
-import dev.bookstore.ordering.bootstrap.modulith.IncompletePublicationsResubmission;
 import dev.bookstore.ordering.domain.order.CustomerId;
 import dev.bookstore.ordering.domain.order.OrderId;
 import dev.bookstore.ordering.domain.order.OrderPlaced;
@@ -22,6 +21,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.modulith.events.config.StalenessProperties;
+import org.springframework.modulith.events.core.EventPublicationRegistry;
 import org.springframework.modulith.events.core.EventPublicationRepository;
 import org.springframework.modulith.events.core.PublicationTargetIdentifier;
 import org.springframework.modulith.events.core.TargetEventPublication;
@@ -33,12 +34,12 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * What the scheduled resubmission hands over again, on a real PostgreSQL: publications whose listener failed, and
- * publications that waited for their listener longer than {@code resubmit-older-than} since they were stored or last
- * resubmitted (their instance stopped); never a publication still waiting its turn; and no more than
- * {@code resubmit-max-in-flight} at once. The publications are written through the registry's repository, as the
- * order's transaction writes them, with the times each case needs; "handed over" shows as the listener counting
- * the event and the publication completing (deleted).
+ * What a round of Spring Modulith's staleness monitor and the scheduled resubmission hands over again, on a real
+ * PostgreSQL: publications whose listener failed, and publications that waited for their listener longer than
+ * {@code spring.modulith.events.staleness.*} allows (their instance stopped); never a publication still waiting its
+ * turn; and no more than {@code resubmit-max-in-flight} at once. The publications are written through the registry's
+ * repository, as the order's transaction writes them, with the times each case needs; "handed over" shows as the
+ * listener counting the event and the publication completing (deleted).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @ActiveProfiles("postgres")
@@ -53,9 +54,11 @@ class IncompletePublicationsResubmissionIT {
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
         WritePathService.register(registry, DATABASE);
-        // the tests run the rounds themselves, through the scheduled job's method
+        // the tests run the rounds themselves, through the scheduled jobs' methods
         registry.add("ordering.modulith.resubmit-interval", () -> "1h");
-        registry.add("ordering.modulith.resubmit-older-than", () -> "5m");
+        registry.add("spring.modulith.events.staleness.check-intervall", () -> "1h");
+        registry.add("spring.modulith.events.staleness.published", () -> "5m");
+        registry.add("spring.modulith.events.staleness.resubmitted", () -> "5m");
         registry.add("ordering.modulith.resubmit-max-in-flight", () -> "3");
     }
 
@@ -65,7 +68,13 @@ class IncompletePublicationsResubmissionIT {
     }
 
     @Autowired
-    IncompletePublicationsResubmission resubmission;
+    FailedPublicationsResubmission resubmission;
+
+    @Autowired
+    EventPublicationRegistry registry;
+
+    @Autowired
+    StalenessProperties staleness;
 
     @Autowired
     EventPublicationRepository publications;
@@ -89,12 +98,12 @@ class IncompletePublicationsResubmissionIT {
         TargetEventPublication abandoned = store(longAgo);
         TargetEventPublication failed = store(now);
         inTransaction(() -> publications.markFailed(failed.getIdentifier()));
-        // stored long ago, resubmitted a moment ago: waiting its turn again (one of the three allowed in flight)
-        TargetEventPublication resubmitted = store(longAgo);
+        // resubmitted a moment ago: waiting its turn again (one of the three allowed in flight)
+        TargetEventPublication resubmitted = store(now);
         jdbc.update("UPDATE event_publication SET status = 'RESUBMITTED', last_resubmission_date = ? WHERE id = ?",
                 now.atOffset(ZoneOffset.UTC), resubmitted.getIdentifier());
 
-        resubmission.resubmit();
+        round();
 
         await().atMost(WAIT).until(() -> !exists(abandoned) && !exists(failed));
         assertThat(counted(abandoned)).isTrue();
@@ -111,16 +120,22 @@ class IncompletePublicationsResubmissionIT {
                 store(Instant.now()), store(Instant.now()));
         failed.forEach(publication -> inTransaction(() -> publications.markFailed(publication.getIdentifier())));
 
-        resubmission.resubmit();
+        round();
 
         // three went out and completed; the fourth waits for the next round, still failed
         await().atMost(WAIT).until(() -> count("status <> 'FAILED'") == 0 && count("status = 'FAILED'") == 1);
         assertThat(failed.stream().filter(this::counted)).hasSize(3);
 
-        resubmission.resubmit();
+        round();
 
         await().atMost(WAIT).until(() -> count("completion_date IS NULL") == 0);
         assertThat(failed.stream().filter(this::counted)).hasSize(4);
+    }
+
+    /** What every instance does on its schedules: stale publications marked failed, then the failed resubmitted. */
+    private void round() {
+        registry.markStalePublicationsFailed(staleness);
+        resubmission.resubmit();
     }
 
     /** A publication of a new order's event for the summary listener, stored at {@code at}, nobody working on it. */

@@ -2,9 +2,9 @@ package dev.bookstore.ordering.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.bookstore.ordering.adapters.events.IncompletePublicationsGauge;
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
-import dev.bookstore.ordering.bootstrap.modulith.IncompletePublicationsGauge;
 import dev.bookstore.ordering.bootstrap.retention.RetentionJob;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -80,14 +80,14 @@ class RetentionIT {
         MeterRegistry registry = instance.bean(MeterRegistry.class);
         await().atMost(Duration.ofSeconds(5)).until(() -> gauge(registry) == 0.0);
 
-        for (String completion : List.of("NULL", "NULL", "now()")) {
+        for (String status : List.of("'PUBLISHED'", "'FAILED'", "'COMPLETED'")) {
             jdbc.update("INSERT INTO event_publication (id, listener_id, event_type, serialized_event, "
-                    + "publication_date, completion_date) VALUES (?, 'listener', 'OrderPlaced', '{}', now(), "
-                    + completion + ")", UUID.randomUUID());
+                    + "publication_date, status) VALUES (?, 'listener', 'OrderPlaced', '{}', now(), " + status + ")",
+                    UUID.randomUUID());
         }
 
         await().atMost(Duration.ofSeconds(5)).until(() -> gauge(registry) == 2.0);
-        jdbc.update("UPDATE event_publication SET completion_date = now()");
+        jdbc.update("UPDATE event_publication SET status = 'COMPLETED', completion_date = now()");
         await().atMost(Duration.ofSeconds(5)).until(() -> gauge(registry) == 0.0);
     }
 

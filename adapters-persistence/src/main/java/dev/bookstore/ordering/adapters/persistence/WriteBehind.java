@@ -18,7 +18,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 /**
  * Writes whose outcome nothing in the transaction waits for (inserts of rows whose ids the caller made, writes whose
  * {@link Outcome} only matters after the commit), sent together just before the commit as one statement text: placing
- * an order writes the order, the event publication and the outbox row from three places in one round trip.
+ * an order writes the order and the outbox row from two places in one round trip.
  * {@link #update} takes the waiting writes along with a statement that must go now, {@link #flush()} sends them for a
  * read; a failing write fails the commit. A write goes at once outside a transaction, during the commit, past
  * {@link #MOST_PENDING} waiting writes, and on engines where statements go one per round trip. The writes of a

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.bootstrap.config;
+import dev.bookstore.ordering.adapters.events.SpringDomainEventPublisher;
 import dev.bookstore.ordering.application.idempotency.IdempotencyKeys;
 import dev.bookstore.ordering.application.ordering.CancelOrderService;
 import dev.bookstore.ordering.application.ordering.CancelOrderUseCase;
@@ -16,7 +17,6 @@ import dev.bookstore.ordering.application.summary.CustomerOrderSummaryService;
 import dev.bookstore.ordering.application.summary.GetCustomerOrderSummaryQuery;
 import dev.bookstore.ordering.application.summary.GetCustomerOrderSummaryService;
 import dev.bookstore.ordering.application.summary.SummarizeOrderEventsUseCase;
-import dev.bookstore.ordering.bootstrap.modulith.SpringDomainEventPublisher;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;

@@ -16,8 +16,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * {@link CustomerOrderSummaries} on two tables. Every write joins the caller's transaction (the listener's) and
- * takes the writes waiting in it along ({@link WriteBehind}), so the listener's completion of its publication and
- * the summary's statement are one round trip.
+ * takes the writes waiting in it along ({@link WriteBehind}).
  */
 @Component
 public class JdbcCustomerOrderSummaries implements CustomerOrderSummaries {

@@ -1,28 +1,32 @@
-package dev.bookstore.ordering.bootstrap.modulith;
-
+package dev.bookstore.ordering.adapters.events;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.modulith.events.EventPublication.Status;
+import org.springframework.modulith.events.core.EventPublicationRepository;
 import org.springframework.scheduling.annotation.Scheduled;
 
 /**
- * The gauge {@value #NAME}: Spring Modulith event publications whose listener has not completed. Refreshed by one
- * query per interval ({@code ordering.modulith.incomplete-publications-interval}), never per scrape, so any number
- * of scrapers cost the database nothing more. A failed refresh keeps the last value.
+ * The gauge {@value #NAME}: Spring Modulith event publications whose listener has not completed (waiting, running,
+ * failed or resubmitted), counted through Spring Modulith's repository once per interval
+ * ({@code ordering.modulith.incomplete-publications-interval}), never per scrape. A failed refresh keeps the last
+ * value.
  */
 public final class IncompletePublicationsGauge {
 
     public static final String NAME = "ordering.modulith.incomplete.publications";
     private static final Logger LOG = LoggerFactory.getLogger(IncompletePublicationsGauge.class);
+    private static final List<Status> INCOMPLETE =
+            List.of(Status.PUBLISHED, Status.PROCESSING, Status.FAILED, Status.RESUBMITTED);
 
-    private final LongSupplier count;
+    private final EventPublicationRepository publications;
     private final AtomicLong value = new AtomicLong();
 
-    public IncompletePublicationsGauge(LongSupplier count, MeterRegistry registry) {
-        this.count = count;
+    public IncompletePublicationsGauge(EventPublicationRepository publications, MeterRegistry registry) {
+        this.publications = publications;
         Gauge.builder(NAME, value, AtomicLong::doubleValue)
                 .description("Spring Modulith event publications whose listener has not completed")
                 .register(registry);
@@ -31,7 +35,7 @@ public final class IncompletePublicationsGauge {
     @Scheduled(fixedDelayString = "${ordering.modulith.incomplete-publications-interval:30s}")
     public void refresh() {
         try {
-            value.set(count.getAsLong());
+            value.set(INCOMPLETE.stream().mapToLong(publications::countByStatus).sum());
         } catch (RuntimeException e) {
             LOG.warn("Counting incomplete event publications failed, the gauge keeps {}: {}", value.get(),
                     e.toString());

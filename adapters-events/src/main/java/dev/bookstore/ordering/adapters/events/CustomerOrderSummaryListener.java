@@ -1,0 +1,40 @@
+package dev.bookstore.ordering.adapters.events;
+import dev.bookstore.ordering.application.summary.SummarizeOrderEventsUseCase;
+import dev.bookstore.ordering.domain.order.OrderCancelled;
+import dev.bookstore.ordering.domain.order.OrderPlaced;
+import org.springframework.modulith.events.ApplicationModuleListener;
+import org.springframework.stereotype.Component;
+
+/**
+ * The in-process consumer of the order events, through Spring Modulith: the order's transaction stores one event
+ * publication per listener method; after its commit the method runs asynchronously in a transaction of its own, and
+ * Spring Modulith completes the publication once it returned. A method that throws, or a process that dies first,
+ * leaves the publication incomplete, and it is handed over again ({@link FailedPublicationsResubmission}, and on
+ * start). The use case counts each event id once, so a publication handed over twice, on one instance or on two,
+ * counts once.
+ *
+ * <p>The listener ids are stored with every publication and matched on resubmission: they are part of the
+ * registry's data and must not change between releases.
+ */
+@Component
+public class CustomerOrderSummaryListener {
+
+    public static final String ORDER_PLACED_ID = "customer-order-summary.order-placed";
+    public static final String ORDER_CANCELLED_ID = "customer-order-summary.order-cancelled";
+
+    private final SummarizeOrderEventsUseCase summarize;
+
+    CustomerOrderSummaryListener(SummarizeOrderEventsUseCase summarize) {
+        this.summarize = summarize;
+    }
+
+    @ApplicationModuleListener(id = ORDER_PLACED_ID)
+    void on(OrderPlaced event) {
+        summarize.orderPlaced(event);
+    }
+
+    @ApplicationModuleListener(id = ORDER_CANCELLED_ID)
+    void on(OrderCancelled event) {
+        summarize.orderCancelled(event);
+    }
+}
