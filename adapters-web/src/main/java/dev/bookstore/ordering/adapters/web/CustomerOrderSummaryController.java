@@ -8,7 +8,6 @@ import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Schema.RequiredMode;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
-import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.time.Instant;
 import java.util.UUID;
@@ -36,9 +35,8 @@ class CustomerOrderSummaryController {
 
     @Operation(operationId = "getMyOrderSummary", summary = "The caller's order summary",
             description = "Orders placed and cancelled by the caller (the token's subject), and when the latest "
-                    + "was placed. Counted from the order events shortly after each order commits.",
-            security = @SecurityRequirement(name = ApiDocumentationConfiguration.BEARER,
-                    scopes = Caller.CUSTOMER_SCOPE))
+                    + "was placed. Counted from the order events shortly after each order commits.")
+    @ApiScopes.Customer
     @ApiResponse(responseCode = "200", description = "The summary; zeros before the first order")
     @GetMapping("/me/order-summary")
     OrderSummaryResponse mine(@Parameter(hidden = true) Authentication authentication) {
@@ -47,10 +45,8 @@ class CustomerOrderSummaryController {
     }
 
     @Operation(operationId = "getOrderSummary", summary = "A customer's order summary",
-            description = "An operator reads any customer's summary, a customer only its own.",
-            security = {
-                @SecurityRequirement(name = ApiDocumentationConfiguration.BEARER, scopes = Caller.CUSTOMER_SCOPE),
-                @SecurityRequirement(name = ApiDocumentationConfiguration.BEARER, scopes = Caller.OPERATOR_SCOPE)})
+            description = "An operator reads any customer's summary, a customer only its own.")
+    @ApiScopes.CustomerOrOperator
     @ApiResponse(responseCode = "200", description = "The summary; zeros before the first order")
     @GetMapping("/{customerId}/order-summary")
     OrderSummaryResponse of(@PathVariable UUID customerId, @Parameter(hidden = true) Authentication authentication) {

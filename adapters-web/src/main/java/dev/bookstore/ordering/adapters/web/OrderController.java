@@ -13,7 +13,6 @@ import io.swagger.v3.oas.annotations.enums.ParameterIn;
 import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
-import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.constraints.Max;
@@ -61,9 +60,8 @@ class OrderController {
                     Places an order for the caller, whose id (the token's subject) must be the body's `customerId`. \
                     The order and its `bookstore.order-placed.v1` event are stored in one transaction; the event is \
                     published afterwards. With an `Idempotency-Key`, a retry of the same request gets the first \
-                    answer again (201, the same `Location` and order) instead of a second order.""",
-            security = @SecurityRequirement(name = ApiDocumentationConfiguration.BEARER,
-                    scopes = Caller.CUSTOMER_SCOPE))
+                    answer again (201, the same `Location` and order) instead of a second order.""")
+    @ApiScopes.Customer
     @Parameter(name = IdempotencyKeyHeader.NAME, in = ParameterIn.HEADER,
             description = """
                     Makes retries safe: the same key with the same request answers like the first time, for the \
@@ -97,10 +95,8 @@ class OrderController {
 
     /** Another customer's order answers 404, exactly like a missing one: its existence is not disclosed. */
     @Operation(operationId = "getOrder", summary = "Read an order",
-            description = "A customer reads its own orders, an operator any order.",
-            security = {
-                @SecurityRequirement(name = ApiDocumentationConfiguration.BEARER, scopes = Caller.CUSTOMER_SCOPE),
-                @SecurityRequirement(name = ApiDocumentationConfiguration.BEARER, scopes = Caller.OPERATOR_SCOPE)})
+            description = "A customer reads its own orders, an operator any order.")
+    @ApiScopes.CustomerOrOperator
     @ApiResponse(responseCode = "200", description = "The order")
     @ApiResponse(responseCode = "404", ref = ProblemDocumentation.RESPONSES + ProblemDocumentation.NOT_FOUND)
     @GetMapping("/{id}")
@@ -115,10 +111,8 @@ class OrderController {
      * naming {@code limit}: Spring MVC validates the constraints before the call.
      */
     @Operation(operationId = "listRecentOrders", summary = "List the newest orders",
-            description = "The newest orders first: a customer's own, or an operator's view of all customers'.",
-            security = {
-                @SecurityRequirement(name = ApiDocumentationConfiguration.BEARER, scopes = Caller.CUSTOMER_SCOPE),
-                @SecurityRequirement(name = ApiDocumentationConfiguration.BEARER, scopes = Caller.OPERATOR_SCOPE)})
+            description = "The newest orders first: a customer's own, or an operator's view of all customers'.")
+    @ApiScopes.CustomerOrOperator
     @ApiResponse(responseCode = "200", description = "Up to `limit` orders, the newest first")
     @GetMapping
     List<OrderResponse> recent(@Parameter(description = "How many orders at most")
@@ -139,10 +133,8 @@ class OrderController {
             description = """
                     Cancels a placed order (the customer's own, or any as an operator) and stores its \
                     `bookstore.order-cancelled.v1` event in the same transaction. An order that is not `PLACED` \
-                    any more answers 409.""",
-            security = {
-                @SecurityRequirement(name = ApiDocumentationConfiguration.BEARER, scopes = Caller.CUSTOMER_SCOPE),
-                @SecurityRequirement(name = ApiDocumentationConfiguration.BEARER, scopes = Caller.OPERATOR_SCOPE)})
+                    any more answers 409.""")
+    @ApiScopes.CustomerOrOperator
     @ApiResponse(responseCode = "200", description = "The cancelled order")
     @ApiResponse(responseCode = "404", ref = ProblemDocumentation.RESPONSES + ProblemDocumentation.NOT_FOUND)
     @ApiResponse(responseCode = "409", ref = ProblemDocumentation.RESPONSES + ProblemDocumentation.CONFLICT)

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.web;
+import dev.bookstore.ordering.adapters.web.problem.ProblemResponses;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 
@@ -17,9 +18,7 @@ public final class PayloadTooLargeException extends RuntimeException {
     }
 
     static ProblemDetail problem(long maxBytes) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONTENT_TOO_LARGE,
+        return ProblemResponses.problem(HttpStatus.CONTENT_TOO_LARGE, "Request body too large",
                 "The request body must not exceed " + maxBytes + " bytes.");
-        problem.setTitle("Request body too large");
-        return problem;
     }
 }

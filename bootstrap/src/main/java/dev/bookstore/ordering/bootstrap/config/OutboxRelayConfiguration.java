@@ -1,6 +1,7 @@
 package dev.bookstore.ordering.bootstrap.config;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.bookstore.ordering.adapters.messaging.outbound.BlockedConnections;
+import dev.bookstore.ordering.adapters.persistence.Database;
 import dev.bookstore.ordering.adapters.persistence.outbox.JdbcOutboxStore;
 import dev.bookstore.ordering.adapters.persistence.outbox.OutboxNotificationListener;
 import dev.bookstore.ordering.adapters.persistence.outbox.PostgresOutboxNotifications;
@@ -85,7 +86,7 @@ class OutboxRelayConfiguration {
     @Bean(destroyMethod = "close")
     PostgresOutboxNotifier postgresOutboxNotifier(JdbcOutboxStore outbox, DataSourceProperties dataSource,
                                                   OutboxProperties properties) {
-        if (!"postgresql".equals(outbox.dialectName())) {
+        if (outbox.database() != Database.POSTGRESQL) {
             return null; // no NOTIFY elsewhere: other instances find new rows at their poll
         }
         PostgresOutboxNotifier notifier = new PostgresOutboxNotifier(unpooled(dataSource),

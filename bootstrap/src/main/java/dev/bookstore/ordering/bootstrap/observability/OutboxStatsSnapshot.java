@@ -73,11 +73,11 @@ public final class OutboxStatsSnapshot implements GetOutboxStatsQuery, SmartLife
      */
     OutboxStatsSnapshot(GetOutboxStatsQuery source, Duration interval, Duration idleInterval,
                         Supplier<ScheduledExecutorService> schedulers, LongSupplier nanoTime) {
-        this.source = Objects.requireNonNull(source, "source");
-        this.interval = Objects.requireNonNull(interval, "interval");
-        this.idleInterval = Objects.requireNonNull(idleInterval, "idleInterval");
-        this.schedulers = Objects.requireNonNull(schedulers, "schedulers");
-        this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+        this.source = source;
+        this.interval = interval;
+        this.idleInterval = idleInterval;
+        this.schedulers = schedulers;
+        this.nanoTime = nanoTime;
     }
 
     /** Also hands every successful count to {@code listener}, on the snapshot's thread; it must not block. */

@@ -2,25 +2,17 @@ package dev.bookstore.ordering.application.outbox;
 
 import dev.bookstore.ordering.domain.shared.DomainEvent;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * A domain event as the wire contract names it: its message type, the exchange and routing key it is published
  * with, and its serialized body. The identity, aggregate and time come from the event itself and the headers from
- * the caller: {@link #toOutboxMessage} puts them together.
+ * the caller: {@link #toOutboxMessage} puts them together, and the {@link OutboxMessage} it makes checks that
+ * every part is there.
  *
  * @param aggregateType the kind of aggregate the event belongs to, as consumers know it (e.g. {@code order})
  */
 public record ExternalizedEvent(String aggregateType, String type, String exchange, String routingKey,
                                 String payload) {
-
-    public ExternalizedEvent {
-        Objects.requireNonNull(aggregateType, "aggregateType");
-        Objects.requireNonNull(type, "type");
-        Objects.requireNonNull(exchange, "exchange");
-        Objects.requireNonNull(routingKey, "routingKey");
-        Objects.requireNonNull(payload, "payload");
-    }
 
     /**
      * The outbox message of {@code event}: the event's id (also the AMQP {@code message_id}), aggregate id and

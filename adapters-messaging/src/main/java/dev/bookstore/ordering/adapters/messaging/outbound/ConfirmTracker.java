@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * The confirm bookkeeping of one round: the messages published on one confirm-mode channel, and what the broker
@@ -171,29 +172,23 @@ final class ConfirmTracker {
 
     /** The {@code basic.return} detail of {@code slot}, or null. */
     String returnDetail(int slot) {
-        lock.lock();
-        try {
-            return returned[slot];
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> returned[slot]);
     }
 
     /** Why the channel closed, or null while it is open. */
     ChannelClosure closure() {
-        lock.lock();
-        try {
-            return closure;
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> closure);
     }
 
     /** The slot published last before the channel closed, or −1 (not closed, or closed before any publish). */
     int lastSentBeforeClose() {
+        return locked(() -> lastSentBeforeClose);
+    }
+
+    private <T> T locked(Supplier<T> read) {
         lock.lock();
         try {
-            return lastSentBeforeClose;
+            return read.get();
         } finally {
             lock.unlock();
         }

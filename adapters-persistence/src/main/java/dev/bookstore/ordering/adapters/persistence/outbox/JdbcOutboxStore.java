@@ -49,21 +49,22 @@ public class JdbcOutboxStore implements OutboxLeases, OutboxRetention, OutboxSta
     private final JdbcTemplate jdbc;
     private final WriteBehind writes;
     private final TransactionTemplate transaction;
+    private final Database database;
     private final OutboxDialect dialect;
     private final JsonMapper json;
 
     public JdbcOutboxStore(DataSource dataSource, JsonMapper json) {
         this.jdbc = new JdbcTemplate(dataSource);
         this.transaction = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
-        Database database = Database.of(dataSource);
+        this.database = Database.of(dataSource);
         this.dialect = OutboxDialect.of(database);
         this.writes = new WriteBehind(dataSource, database);
         this.json = json;
     }
 
-    /** The database this store talks to: {@code postgresql} or {@code sqlserver}. */
-    public String dialectName() {
-        return dialect.name();
+    /** The database this store talks to. */
+    public Database database() {
+        return database;
     }
 
     void append(OutboxMessage message) {

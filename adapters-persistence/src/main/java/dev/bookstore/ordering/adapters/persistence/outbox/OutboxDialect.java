@@ -26,8 +26,6 @@ sealed interface OutboxDialect permits PostgresOutboxDialect, SqlServerOutboxDia
         };
     }
 
-    String name();
-
     /**
      * Parameters: id, aggregate_type, aggregate_id, type, exchange, routing_key, payload, headers, occurred_at.
      * {@code position} and {@code created_at} are not named: the database gives them at insert (column defaults,

@@ -19,11 +19,6 @@ final class PostgresOutboxDialect implements OutboxDialect {
               AND (m.claimed_until IS NULL OR m.claimed_until < now())""";
 
     @Override
-    public String name() {
-        return "postgresql";
-    }
-
-    @Override
     public String insert() {
         return """
                 INSERT INTO outbox_message

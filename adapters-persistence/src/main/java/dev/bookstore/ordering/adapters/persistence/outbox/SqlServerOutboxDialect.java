@@ -22,11 +22,6 @@ final class SqlServerOutboxDialect implements OutboxDialect {
     private static final String IDS = "(SELECT CAST([value] AS uniqueidentifier) FROM OPENJSON(?))";
 
     @Override
-    public String name() {
-        return "sqlserver";
-    }
-
-    @Override
     public String insert() {
         return """
                 INSERT INTO outbox_message

@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.bookstore.ordering.adapters.persistence.Database;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
 import dev.bookstore.ordering.application.outbox.relay.DeliveryFailure;
@@ -67,8 +68,8 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract<JdbcOutboxSto
     /** A data source on a database migrated by this dialect's Flyway scripts, pooled for the concurrent test. */
     protected abstract DataSource dataSource();
 
-    /** What {@link JdbcOutboxStore#dialectName()} must report for this database. */
-    protected abstract String expectedDialectName();
+    /** What {@link JdbcOutboxStore#database()} must report for this database. */
+    protected abstract Database expectedDatabase();
 
     /** A query of one row and column: the database's current time, as a timestamp with time zone. */
     protected abstract String databaseNowQuery();
@@ -167,7 +168,7 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract<JdbcOutboxSto
 
     @Test
     void theStoreChoosesItsDialectFromTheConnection() {
-        assertThat(store.dialectName()).isEqualTo(expectedDialectName());
+        assertThat(store.database()).isEqualTo(expectedDatabase());
     }
 
     @Test

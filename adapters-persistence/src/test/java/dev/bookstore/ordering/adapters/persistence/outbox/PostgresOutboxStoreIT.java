@@ -1,5 +1,6 @@
 package dev.bookstore.ordering.adapters.persistence.outbox;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.bookstore.ordering.adapters.persistence.Database;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
@@ -30,8 +31,8 @@ class PostgresOutboxStoreIT extends JdbcOutboxStoreContract {
     }
 
     @Override
-    protected String expectedDialectName() {
-        return "postgresql";
+    protected Database expectedDatabase() {
+        return Database.POSTGRESQL;
     }
 
     @Override

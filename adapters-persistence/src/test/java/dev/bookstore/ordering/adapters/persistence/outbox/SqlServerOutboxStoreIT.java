@@ -1,5 +1,6 @@
 package dev.bookstore.ordering.adapters.persistence.outbox;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.bookstore.ordering.adapters.persistence.Database;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -69,8 +70,8 @@ class SqlServerOutboxStoreIT extends JdbcOutboxStoreContract {
     }
 
     @Override
-    protected String expectedDialectName() {
-        return "sqlserver";
+    protected Database expectedDatabase() {
+        return Database.SQL_SERVER;
     }
 
     /** None: the relay's connections change nothing here (delayed durability is the database owner's choice). */

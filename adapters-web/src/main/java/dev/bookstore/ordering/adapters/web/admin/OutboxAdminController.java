@@ -1,5 +1,5 @@
 package dev.bookstore.ordering.adapters.web.admin;
-import dev.bookstore.ordering.application.outbox.OutboxCommitListener;
+import dev.bookstore.ordering.adapters.web.problem.ProblemDocumentation;
 import dev.bookstore.ordering.application.outbox.admin.DiscardParkedMessageUseCase;
 import dev.bookstore.ordering.application.outbox.admin.InspectOutboxQuery;
 import dev.bookstore.ordering.application.outbox.admin.OutboxEntry;
@@ -7,7 +7,6 @@ import dev.bookstore.ordering.application.outbox.admin.ReplaySelection;
 import dev.bookstore.ordering.application.outbox.admin.RequeueParkedMessagesUseCase;
 import dev.bookstore.ordering.application.outbox.admin.ResendPublishedMessagesUseCase;
 import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -19,7 +18,6 @@ import java.util.Map;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.security.core.Authentication;
@@ -36,10 +34,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The operator's outbox API: what is parked, any one message, and the repairs that used to be SQL. Only tokens
- * with scope {@code orders.admin} get here (the security chain's {@code /admin/**} rule). Every change is logged
- * on the {@code ordering.audit} logger with the token's subject, and wakes the relays (this instance's at once,
- * the others' through PostgreSQL {@code NOTIFY}) for what it made pending.
+ * The operator's outbox API: what is parked, any one message, and their repairs. Only tokens with scope
+ * {@code orders.admin} get here (the security chain's {@code /admin/**} rule). Every change is logged on the
+ * {@code ordering.audit} logger with the token's subject; the use cases wake the relays for what they made pending.
  */
 @Tag(name = "Outbox administration", description = "Operators: parked messages, any message, and their repairs")
 @RestController
@@ -49,25 +46,19 @@ class OutboxAdminController {
     private static final Logger AUDIT = LoggerFactory.getLogger("ordering.audit");
     private static final String LIMIT_RANGE = "must be between 1 and " + InspectOutboxQuery.MAX_PAGE_SIZE;
 
-    /** The problem details schema of the description ({@code ProblemDocumentation}). */
-    private static final String PROBLEM = "#/components/schemas/Problem";
-    private static final String PROBLEM_JSON = MediaType.APPLICATION_PROBLEM_JSON_VALUE;
-
     private final InspectOutboxQuery inspect;
     private final RequeueParkedMessagesUseCase requeue;
     private final DiscardParkedMessageUseCase discard;
     private final ResendPublishedMessagesUseCase resend;
-    private final ObjectProvider<OutboxCommitListener> relayWakeUps;
     private final JsonMapper json;
 
     OutboxAdminController(InspectOutboxQuery inspect, RequeueParkedMessagesUseCase requeue,
                           DiscardParkedMessageUseCase discard, ResendPublishedMessagesUseCase resend,
-                          ObjectProvider<OutboxCommitListener> relayWakeUps, JsonMapper json) {
+                          JsonMapper json) {
         this.inspect = inspect;
         this.requeue = requeue;
         this.discard = discard;
         this.resend = resend;
-        this.relayWakeUps = relayWakeUps;
         this.json = json;
     }
 
@@ -145,10 +136,8 @@ class OutboxAdminController {
     @Operation(operationId = "requeue", summary = "Requeue a parked message",
             description = "Makes the parked message pending again, its attempts reset: the relay sends it shortly.")
     @ApiResponse(responseCode = "202", description = "Queued: the relay sends it shortly")
-    @ApiResponse(responseCode = "404", description = "No outbox message has this id",
-            content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(ref = PROBLEM)))
-    @ApiResponse(responseCode = "409", description = "The message is not parked (any more)",
-            content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(ref = PROBLEM)))
+    @ApiResponse(responseCode = "404", ref = ProblemDocumentation.RESPONSES + ProblemDocumentation.NO_OUTBOX_MESSAGE)
+    @ApiResponse(responseCode = "409", ref = ProblemDocumentation.RESPONSES + ProblemDocumentation.OUTBOX_MESSAGE_STATE)
     @PostMapping("/parked/{id}/requeue")
     @ResponseStatus(HttpStatus.ACCEPTED)
     Queued requeue(@PathVariable UUID id, Authentication operator) {
@@ -168,10 +157,8 @@ class OutboxAdminController {
     @Operation(operationId = "discard", summary = "Discard a parked message",
             description = "Deletes the parked message: it is never sent.")
     @ApiResponse(responseCode = "204", description = "Discarded")
-    @ApiResponse(responseCode = "404", description = "No outbox message has this id",
-            content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(ref = PROBLEM)))
-    @ApiResponse(responseCode = "409", description = "The message is not parked (any more)",
-            content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(ref = PROBLEM)))
+    @ApiResponse(responseCode = "404", ref = ProblemDocumentation.RESPONSES + ProblemDocumentation.NO_OUTBOX_MESSAGE)
+    @ApiResponse(responseCode = "409", ref = ProblemDocumentation.RESPONSES + ProblemDocumentation.OUTBOX_MESSAGE_STATE)
     @DeleteMapping("/parked/{id}")
     @ResponseStatus(HttpStatus.NO_CONTENT)
     void discard(@PathVariable UUID id, Authentication operator) {
@@ -182,8 +169,7 @@ class OutboxAdminController {
     @Operation(operationId = "message", summary = "Read an outbox message",
             description = "Any outbox message, pending, published or parked, with its headers and payload.")
     @ApiResponse(responseCode = "200", description = "The message")
-    @ApiResponse(responseCode = "404", description = "No outbox message has this id",
-            content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(ref = PROBLEM)))
+    @ApiResponse(responseCode = "404", ref = ProblemDocumentation.RESPONSES + ProblemDocumentation.NO_OUTBOX_MESSAGE)
     @GetMapping("/messages/{id}")
     MessageResponse message(@PathVariable UUID id) {
         OutboxEntry entry = inspect.message(id);
@@ -198,10 +184,8 @@ class OutboxAdminController {
             description = "Makes a published message pending again; consumers drop the duplicate by its message id "
                     + "unless they have forgotten it.")
     @ApiResponse(responseCode = "202", description = "Queued: the relay sends it shortly")
-    @ApiResponse(responseCode = "404", description = "No outbox message has this id",
-            content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(ref = PROBLEM)))
-    @ApiResponse(responseCode = "409", description = "The message is not published (yet)",
-            content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(ref = PROBLEM)))
+    @ApiResponse(responseCode = "404", ref = ProblemDocumentation.RESPONSES + ProblemDocumentation.NO_OUTBOX_MESSAGE)
+    @ApiResponse(responseCode = "409", ref = ProblemDocumentation.RESPONSES + ProblemDocumentation.OUTBOX_MESSAGE_STATE)
     @PostMapping("/messages/{id}/resend")
     @ResponseStatus(HttpStatus.ACCEPTED)
     Queued resend(@PathVariable UUID id, Authentication operator) {
@@ -223,9 +207,6 @@ class OutboxAdminController {
 
     private Queued changed(Authentication operator, String action, String what, int count) {
         AUDIT.info("outbox {} {} queued={} by={}", action, what, count, operator.getName());
-        if (count > 0) {
-            relayWakeUps.orderedStream().forEach(wakeUp -> wakeUp.outboxMessagesCommitted(count));
-        }
         return new Queued(count);
     }
 }

@@ -1,4 +1,6 @@
 package dev.bookstore.ordering.adapters.web.admin;
+import static dev.bookstore.ordering.adapters.web.problem.ProblemResponses.problem;
+
 import dev.bookstore.ordering.application.outbox.admin.InvalidReplayException;
 import dev.bookstore.ordering.application.outbox.admin.OutboxMessageNotFoundException;
 import dev.bookstore.ordering.application.outbox.admin.OutboxMessageStateException;
@@ -29,12 +31,6 @@ class OutboxAdminProblems {
         ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "Invalid request",
                 "The replay is not bounded as it must be; nothing was queued.");
         problem.setProperty("errors", List.of(Map.of("field", e.field(), "message", e.reason())));
-        return problem;
-    }
-
-    private static ProblemDetail problem(HttpStatus status, String title, String detail) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
-        problem.setTitle(title);
         return problem;
     }
 }

@@ -1,4 +1,6 @@
 package dev.bookstore.ordering.adapters.web.problem;
+import static dev.bookstore.ordering.adapters.web.problem.ProblemResponses.problem;
+
 import dev.bookstore.ordering.adapters.web.ForeignCustomerException;
 import dev.bookstore.ordering.adapters.web.IdempotencyKeyHeader;
 import dev.bookstore.ordering.adapters.web.PayloadTooLargeException;
@@ -49,23 +51,17 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(OrderNotFoundException.class)
     ProblemDetail notFound(OrderNotFoundException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, e.getMessage());
-        problem.setTitle("Order not found");
-        return problem;
+        return problem(HttpStatus.NOT_FOUND, "Order not found", e.getMessage());
     }
 
     @ExceptionHandler(ForeignCustomerException.class)
     ProblemDetail foreignCustomer(ForeignCustomerException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.FORBIDDEN, e.getMessage());
-        problem.setTitle("Forbidden");
-        return problem;
+        return problem(HttpStatus.FORBIDDEN, "Forbidden", e.getMessage());
     }
 
     @ExceptionHandler(OrderCannotBeCancelledException.class)
     ProblemDetail conflict(OrderCannotBeCancelledException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
-        problem.setTitle("Order cannot be cancelled");
-        return problem;
+        return problem(HttpStatus.CONFLICT, "Order cannot be cancelled", e.getMessage());
     }
 
     @ExceptionHandler(InvalidIdempotencyKeyException.class)
@@ -76,20 +72,17 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
     /** RFC 9110 422: the request is well-formed, but the key in it names a different request. */
     @ExceptionHandler(IdempotencyKeyReusedException.class)
     ProblemDetail idempotencyKeyReused(IdempotencyKeyReusedException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.UNPROCESSABLE_CONTENT,
+        return problem(HttpStatus.UNPROCESSABLE_CONTENT, "Idempotency-Key reused",
                 "This Idempotency-Key was already used for a different request; nothing was changed. Use a new key "
                         + "for a new order.");
-        problem.setTitle("Idempotency-Key reused");
-        return problem;
     }
 
     /** 409 at once rather than a wait: the client asks again, after a second, for the first request's outcome. */
     @ExceptionHandler(RequestInProgressException.class)
     ResponseEntity<ProblemDetail> requestInProgress(RequestInProgressException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT,
+        ProblemDetail problem = problem(HttpStatus.CONFLICT, "Request in progress",
                 "A request with this Idempotency-Key is still being processed; nothing was changed. Retry to get "
                         + "its outcome.");
-        problem.setTitle("Request in progress");
         return ResponseEntity.status(HttpStatus.CONFLICT).header(HttpHeaders.RETRY_AFTER, "1").body(problem);
     }
 
@@ -100,11 +93,9 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
      */
     @ExceptionHandler(OptimisticLockingFailureException.class)
     ProblemDetail concurrentChange(OptimisticLockingFailureException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT,
+        return problem(HttpStatus.CONFLICT, "Concurrent change",
                 "The order was changed by another request at the same time; this request changed nothing. "
                         + "Read the order again and retry if the change still applies.");
-        problem.setTitle("Concurrent change");
-        return problem;
     }
 
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)
@@ -133,10 +124,9 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
                     ? "is not acceptable JSON: " : "has the wrong type or format: ";
             problem = validationProblem(List.of(fieldError(field, what + JsonFieldPath.firstLine(json.getOriginalMessage()))));
         } else {
-            problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
+            problem = problem(HttpStatus.BAD_REQUEST, "Malformed request body",
                     json != null ? "The body is not valid JSON: " + JsonFieldPath.firstLine(json.getOriginalMessage())
                             : "The request body is missing or unreadable.");
-            problem.setTitle("Malformed request body");
         }
         return ResponseEntity.badRequest().body(problem);
     }
@@ -167,9 +157,8 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
     }
 
     private static ProblemDetail validationProblem(List<Map<String, String>> errors) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
+        ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "Invalid request",
                 "The request has invalid fields; nothing was changed.");
-        problem.setTitle("Invalid request");
         problem.setProperty("errors", errors);
         return problem;
     }

@@ -47,6 +47,8 @@ public class ProblemDocumentation implements GlobalOpenApiCustomizer {
     public static final String UNSUPPORTED_MEDIA_TYPE = "UnsupportedMediaType";
     public static final String IDEMPOTENCY_KEY_REUSED = "IdempotencyKeyReused";
     public static final String SERVICE_UNAVAILABLE = "ServiceUnavailable";
+    public static final String NO_OUTBOX_MESSAGE = "OutboxMessageNotFound";
+    public static final String OUTBOX_MESSAGE_STATE = "OutboxMessageInAnotherState";
 
     static final String PROBLEM_JSON = org.springframework.http.MediaType.APPLICATION_PROBLEM_JSON_VALUE;
 
@@ -106,6 +108,9 @@ public class ProblemDocumentation implements GlobalOpenApiCustomizer {
                 + "(nothing was changed). Retry after `Retry-After`, with the same Idempotency-Key.")
                 .addHeaderObject("Retry-After", new Header().schema(new IntegerSchema())
                         .description("Seconds to wait before retrying")));
+        responses.put(NO_OUTBOX_MESSAGE, problem("No outbox message has this id."));
+        responses.put(OUTBOX_MESSAGE_STATE, problem("The message is not in the state the action needs: parked for a "
+                + "requeue or a discard, published for a resend; nothing was changed."));
         return responses;
     }
 

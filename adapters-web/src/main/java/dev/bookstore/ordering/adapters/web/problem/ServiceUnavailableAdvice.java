@@ -87,10 +87,9 @@ class ServiceUnavailableAdvice {
     }
 
     static ResponseEntity<ProblemDetail> serviceUnavailable(String detail) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, detail);
-        problem.setTitle("Service unavailable");
         return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
-                .header(HttpHeaders.RETRY_AFTER, String.valueOf(DATABASE_RETRY_AFTER_SECONDS)).body(problem);
+                .header(HttpHeaders.RETRY_AFTER, String.valueOf(DATABASE_RETRY_AFTER_SECONDS))
+                .body(ProblemResponses.problem(HttpStatus.SERVICE_UNAVAILABLE, "Service unavailable", detail));
     }
 
 }

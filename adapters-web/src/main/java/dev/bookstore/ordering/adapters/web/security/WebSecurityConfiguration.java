@@ -1,6 +1,7 @@
 package dev.bookstore.ordering.adapters.web.security;
 import dev.bookstore.ordering.adapters.web.Caller;
 import dev.bookstore.ordering.adapters.web.PrintableAsciiHeaders;
+import dev.bookstore.ordering.adapters.web.problem.ProblemResponses;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -237,8 +238,7 @@ public class WebSecurityConfiguration {
 
         private void write(HttpServletRequest request, HttpServletResponse response, HttpStatus status,
                            String title, String detail) throws IOException {
-            ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
-            problem.setTitle(title);
+            ProblemDetail problem = ProblemResponses.problem(status, title, detail);
             problem.setInstance(URI.create(request.getRequestURI()));
             response.setStatus(status.value());
             response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
