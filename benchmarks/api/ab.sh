@@ -30,7 +30,8 @@ unzip -j -o -q "${JARS[0]}" 'BOOT-INF/lib/amqp-client-*.jar' 'BOOT-INF/lib/slf4j
     -d "$WORK/lib"
 CP=$(printf '%s:' "$WORK"/lib/*.jar)
 queue() { java -cp "$CP" -Dslf4j.internal.verbosity=ERROR "$BENCH/BenchQueue.java" 127.0.0.1 5672 "$QUEUE" "$EXCHANGE" "$1" >/dev/null; }
-export AUTH_HEADER="Bearer $(java "$BENCH/MintToken.java" "$WORK/key.pem" "$CUSTOMER" "orders orders.admin")"
+AUDIENCE=ordering-service
+export AUTH_HEADER="Bearer $(java "$BENCH/MintToken.java" "$WORK/key.pem" "$CUSTOMER" "orders orders.admin" "$AUDIENCE")"
 
 cleanup() {
     set +e
@@ -49,6 +50,7 @@ for v in "${VARIANTS[@]}"; do
         --spring.profiles.active=postgres "--spring.datasource.url=jdbc:postgresql://127.0.0.1:5432/${DB[$v]}" \
         --spring.datasource.username=postgres "--server.port=${PORT[$v]}" \
         "--spring.security.oauth2.resourceserver.jwt.public-key-location=file:$WORK/key.pem" \
+        "--spring.security.oauth2.resourceserver.jwt.audiences=$AUDIENCE" \
         >"$WORK/service-$v.log" 2>&1 &
     PID[$v]=$!
 done

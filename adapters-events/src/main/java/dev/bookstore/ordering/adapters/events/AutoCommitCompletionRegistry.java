@@ -16,7 +16,7 @@ import org.springframework.transaction.annotation.Transactional;
  * "completed" is the repository's one {@code DELETE} by id ({@code completion-mode: delete}), atomic in auto-commit.
  * Spring Modulith runs each in a {@code REQUIRES_NEW} transaction of its own: a pooled connection and a commit that
  * waits for the WAL, twice per event, which doubled the listener threads' CPU per order
- * (docs/decisions/modulith-registry.md). The listener's effect still commits before its publication is completed;
+ * (docs/decisions/0013-modulith-registry.md). The listener's effect still commits before its publication is completed;
  * "failed" and everything else are Spring Modulith's.
  */
 public class AutoCommitCompletionRegistry extends DefaultEventPublicationRegistry {

@@ -17,7 +17,7 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 /**
  * Spring Modulith's event publication registry as it comes (its JDBC repository, its Jackson serializer, its
  * staleness monitor, {@code spring.modulith.events.*}) with one change that a measurement showed worth its lines
- * ({@link AutoCommitCompletionRegistry}, docs/decisions/modulith-registry.md), plus the two scheduled jobs it lacks:
+ * ({@link AutoCommitCompletionRegistry}, docs/decisions/0013-modulith-registry.md), plus the two scheduled jobs it lacks:
  * the resubmission of failed publications and the gauge of incomplete ones. The listeners run on Boot's
  * {@code applicationTaskExecutor} ({@code spring.task.execution.*}), after the order's commit, so an order's response
  * never waits for them.

@@ -34,9 +34,6 @@ public final class OutboxRelayService implements RelayOutboxUseCase {
 
     /** A drain stops after this many rounds so the worker can look at its pause and stop flags. */
     private static final int MAX_ROUNDS_PER_DRAIN = 1_000;
-    /** The first wait before an outcome write is tried again; it doubles up to {@link #WRITE_RETRY_MAX}. */
-    private static final Duration WRITE_RETRY_INITIAL = Duration.ofMillis(50);
-    private static final Duration WRITE_RETRY_MAX = Duration.ofSeconds(1);
 
     private final OutboxLeases outbox;
     private final MessagePublisher publisher;
@@ -48,8 +45,8 @@ public final class OutboxRelayService implements RelayOutboxUseCase {
     /** Set by {@link #stopClaiming()} from another thread (the shutdown's). */
     private volatile boolean stopping;
 
-    /** When the lease of the batch being relayed ends, by this relay's clock: outcome writes are retried until then. */
-    private Instant leaseEnds;
+    /** The outcome writes of the batch being relayed, retried while its lease lasts. */
+    private OutcomeWrites writes;
 
     private Instant outageSince;
     private String outageCause;
@@ -94,7 +91,7 @@ public final class OutboxRelayService implements RelayOutboxUseCase {
         if (stopping || brokerBlocked() || stillUnreachable()) {
             return RelayRound.NOTHING;
         }
-        leaseEnds = clock.instant().plus(settings.lease());
+        writes = new OutcomeWrites(clock, clock.instant().plus(settings.lease()).minus(settings.confirmTimeout()));
         List<OutboxMessage> batch = outbox.claim(settings.owner(), settings.batchSize(), settings.lease(),
                 settings.ordered());
         if (batch.isEmpty()) {
@@ -208,16 +205,16 @@ public final class OutboxRelayService implements RelayOutboxUseCase {
         }
 
         if (!published.isEmpty()) {
-            write("mark published", () -> outbox.markPublished(settings.owner(), published));
+            writes.run("mark published", () -> outbox.markPublished(settings.owner(), published));
         }
         if (!failures.isEmpty()) {
-            write("record failures", () -> outbox.recordFailures(settings.owner(), failures));
+            writes.run("record failures", () -> outbox.recordFailures(settings.owner(), failures));
             failures.forEach(f -> LOG.log(f.parks() ? Level.ERROR : Level.DEBUG,
                     "Outbox message {0} {1}: {2}", f.messageId(), f.parks() ? "parked" : "will be retried",
                     f.error()));
         }
         if (!untried.isEmpty()) {
-            write("release", () -> outbox.release(settings.owner(), untried));
+            writes.run("release", () -> outbox.release(settings.owner(), untried));
         }
         if (!stopped) {
             trackOutage(brokerAnswered, unavailableCause, now);
@@ -247,37 +244,6 @@ public final class OutboxRelayService implements RelayOutboxUseCase {
             metrics.failed(message, result.outcome(), failure != null);
             if (failure != null && failure.parks()) {
                 metrics.parked(message);
-            }
-        }
-    }
-
-    /**
-     * Runs an outcome write, and again with backoff while it fails (a database hiccup), until one confirm timeout
-     * before the batch's lease ends: a short hiccup then costs no republish. Retrying is safe: a write takes effect
-     * only where this relay still holds the lease, which the first successful write clears. When the time is up,
-     * the last failure is thrown and the rows wait for their lease to expire.
-     */
-    private void write(String what, Runnable write) {
-        Duration delay = WRITE_RETRY_INITIAL;
-        while (true) {
-            try {
-                write.run();
-                return;
-            } catch (RuntimeException e) {
-                Instant giveUpAt = leaseEnds.minus(settings.confirmTimeout());
-                if (!clock.instant().plus(delay).isBefore(giveUpAt)) {
-                    throw e;
-                }
-                LOG.log(Level.WARNING, "Outbox outcome write ({0}) failed, trying again in {1}: {2}", what, delay,
-                        e.toString());
-                try {
-                    Thread.sleep(delay.toMillis());
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    throw e;
-                }
-                Duration doubled = delay.multipliedBy(2);
-                delay = doubled.compareTo(WRITE_RETRY_MAX) > 0 ? WRITE_RETRY_MAX : doubled;
             }
         }
     }
