@@ -72,10 +72,11 @@ drained() { # variant: waits until its listener and relay have nothing left (at 
 }
 cpu() { sed 's/^.*) //' "/proc/${PID[$1]}/stat" | awk '{print $12 + $13}'; }
 threads() { # variant thread-name-prefix -> CPU ticks of its live threads with that name
-    local t total=0
+    local t ticks total=0
     for t in /proc/"${PID[$1]}"/task/*; do
         [[ $(cat "$t/comm" 2>/dev/null) == "$2"* ]] || continue
-        total=$((total + $(sed 's/^.*) //' "$t/stat" 2>/dev/null | awk '{print $12 + $13}')))
+        ticks=$(sed 's/^.*) //' "$t/stat" 2>/dev/null | awk '{print $12 + $13}') # empty if the thread just ended
+        total=$((total + ${ticks:-0}))
     done
     echo "$total"
 }

@@ -11,15 +11,7 @@ import java.util.Map;
  * written with the propagator Micrometer Tracing is configured with (W3C by default). The outbox row stores them,
  * so the relay's publish span and the consumer continue the request's trace, however late the relay sends it.
  */
-public final class MicrometerTraceContext implements TraceContext {
-
-    private final Tracer tracer;
-    private final Propagator propagator;
-
-    public MicrometerTraceContext(Tracer tracer, Propagator propagator) {
-        this.tracer = tracer;
-        this.propagator = propagator;
-    }
+public record MicrometerTraceContext(Tracer tracer, Propagator propagator) implements TraceContext {
 
     @Override
     public Map<String, String> currentHeaders() {

@@ -17,17 +17,9 @@ import java.util.function.BooleanSupplier;
  * happens; the message leaves with that span's {@code traceparent}, so the consumer's span is its child. The span
  * ends with the broker's outcome for the message.
  */
-public final class TracingMessagePublisher implements MessagePublisher {
+public record TracingMessagePublisher(MessagePublisher delegate, Propagator propagator) implements MessagePublisher {
 
     static final String SPAN_NAME = "outbox publish";
-
-    private final MessagePublisher delegate;
-    private final Propagator propagator;
-
-    public TracingMessagePublisher(MessagePublisher delegate, Propagator propagator) {
-        this.delegate = delegate;
-        this.propagator = propagator;
-    }
 
     /** No span: a probe publishes nothing. */
     @Override

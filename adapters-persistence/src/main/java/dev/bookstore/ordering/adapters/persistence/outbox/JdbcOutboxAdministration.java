@@ -26,9 +26,10 @@ public class JdbcOutboxAdministration implements OutboxAdministration {
     private final JsonMapper json;
     private final JdbcOutboxStore outbox;
 
-    public JdbcOutboxAdministration(DataSource dataSource, JsonMapper json) {
+    /** @param outbox the store on the same data source, which makes parked rows pending again */
+    public JdbcOutboxAdministration(DataSource dataSource, JsonMapper json, JdbcOutboxStore outbox) {
         this.jdbc = new JdbcTemplate(dataSource);
-        this.outbox = new JdbcOutboxStore(dataSource, json);
+        this.outbox = outbox;
         this.dialect = jdbc.execute((ConnectionCallback<OutboxAdministrationDialect>) OutboxAdministrationDialect::of);
         this.json = json;
     }

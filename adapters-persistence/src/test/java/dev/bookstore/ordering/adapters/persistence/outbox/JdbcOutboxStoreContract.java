@@ -126,7 +126,7 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract<JdbcOutboxSto
         jdbc.update("UPDATE outbox_published_count SET published = 0");
         transaction = new TransactionTemplate(new DataSourceTransactionManager(dataSource()));
         store = new JdbcOutboxStore(dataSource(), JSON);
-        outbox = new Outbox<>(store, store::append, new JdbcOutboxAdministration(dataSource(), JSON)::unpark);
+        outbox = new Outbox<>(store, store::append, new JdbcOutboxAdministration(dataSource(), JSON, store)::unpark);
         clock = Instant.now().minus(Duration.ofHours(1)).truncatedTo(ChronoUnit.SECONDS);
     }
 

@@ -51,7 +51,7 @@ class PostgresOutboxAdministrationIT {
         jdbc = new JdbcTemplate(dataSource);
         jdbc.update("DELETE FROM outbox_message");
         store = new JdbcOutboxStore(dataSource, JSON);
-        admin = new JdbcOutboxAdministration(dataSource, JSON);
+        admin = new JdbcOutboxAdministration(dataSource, JSON, store);
     }
 
     @Test
