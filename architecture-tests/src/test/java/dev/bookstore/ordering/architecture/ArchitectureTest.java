@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.architecture;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.importer.ImportOption;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.architecture;
+
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import java.util.stream.Stream;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.architecture;
+
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.architecture;
+
 import com.tngtech.archunit.lang.ArchRule;
 import java.util.LinkedHashMap;
 import java.util.Map;

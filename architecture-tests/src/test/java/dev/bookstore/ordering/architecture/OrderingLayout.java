@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.architecture;
+
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import java.util.Objects;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.architecture;
+
 import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.junit.LocationProvider;
 import java.io.IOException;

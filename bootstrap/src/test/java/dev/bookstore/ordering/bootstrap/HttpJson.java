@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.bootstrap;
+
 import dev.bookstore.ordering.bootstrap.contract.OpenApiExchangeValidator;
 import java.io.IOException;
 import java.net.URI;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.bootstrap;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

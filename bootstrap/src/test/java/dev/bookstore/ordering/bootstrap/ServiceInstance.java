@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.bootstrap;
+
 import dev.bookstore.ordering.OrderingApplication;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.consumer;
+
 import java.time.Duration;
 import java.util.Objects;
 import org.springframework.amqp.core.Binding;

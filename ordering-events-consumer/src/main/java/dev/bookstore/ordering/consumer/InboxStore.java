@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.consumer;
+
 import java.util.UUID;
 
 /**

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.consumer;
+
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;

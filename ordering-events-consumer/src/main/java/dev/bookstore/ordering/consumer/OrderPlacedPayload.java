@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.consumer;
+
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;

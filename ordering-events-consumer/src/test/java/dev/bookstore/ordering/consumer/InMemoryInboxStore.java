@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.consumer;
+
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;

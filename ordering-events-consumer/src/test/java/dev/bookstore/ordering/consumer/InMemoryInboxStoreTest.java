@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.consumer;
+
 import org.springframework.transaction.PlatformTransactionManager;
 
 class InMemoryInboxStoreTest extends InboxStoreContract {

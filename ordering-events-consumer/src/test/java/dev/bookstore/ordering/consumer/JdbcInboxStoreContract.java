@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.consumer;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.sql.Connection;

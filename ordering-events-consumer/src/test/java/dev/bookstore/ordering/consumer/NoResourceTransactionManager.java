@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.consumer;
+
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.AbstractPlatformTransactionManager;
 import org.springframework.transaction.support.DefaultTransactionStatus;

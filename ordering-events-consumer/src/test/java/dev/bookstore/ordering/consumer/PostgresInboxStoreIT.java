@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.consumer;
+
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.consumer;
+
 import dev.bookstore.ordering.adapters.persistence.testing.EnabledWithSqlServer;
 import dev.bookstore.ordering.adapters.persistence.testing.TestSqlServer;
 import org.junit.jupiter.api.extension.RegisterExtension;

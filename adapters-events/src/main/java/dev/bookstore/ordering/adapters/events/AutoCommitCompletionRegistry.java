@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.events;
+
 import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.events;
+
 import dev.bookstore.ordering.application.summary.SummarizeOrderEventsUseCase;
 import dev.bookstore.ordering.domain.order.OrderCancelled;
 import dev.bookstore.ordering.domain.order.OrderPlaced;

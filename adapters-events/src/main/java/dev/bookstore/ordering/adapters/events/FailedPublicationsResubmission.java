@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.events;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.modulith.events.FailedEventPublications;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.events;
+
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;

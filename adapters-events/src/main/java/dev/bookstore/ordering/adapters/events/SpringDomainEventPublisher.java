@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.events;
+
 import dev.bookstore.ordering.application.outbox.DomainEventPublisher;
 import dev.bookstore.ordering.domain.shared.DomainEvent;
 import java.util.List;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.events;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.Mockito.mock;
 

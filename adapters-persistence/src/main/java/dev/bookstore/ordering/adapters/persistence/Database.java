@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.persistence;
+
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.UUID;

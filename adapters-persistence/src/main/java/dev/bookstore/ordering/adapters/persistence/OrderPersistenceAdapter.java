@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.persistence;
+
 import dev.bookstore.ordering.application.ordering.OrderRepository;
 import dev.bookstore.ordering.domain.order.CustomerId;
 import dev.bookstore.ordering.domain.order.Order;

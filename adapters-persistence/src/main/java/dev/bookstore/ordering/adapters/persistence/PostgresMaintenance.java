@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.persistence;
+
 import java.util.List;
 import javax.sql.DataSource;
 import org.slf4j.Logger;

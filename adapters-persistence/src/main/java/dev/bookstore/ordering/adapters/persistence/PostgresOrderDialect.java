@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.persistence;
+
 import dev.bookstore.ordering.domain.order.Order;
 import java.util.Optional;
 import java.util.UUID;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.persistence;
+
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;

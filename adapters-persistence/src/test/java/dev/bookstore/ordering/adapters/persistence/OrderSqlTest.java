@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.persistence;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatNoException;

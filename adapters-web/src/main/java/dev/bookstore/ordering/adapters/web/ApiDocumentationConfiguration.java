@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.web;
+
 import dev.bookstore.ordering.adapters.web.problem.ProblemDocumentation;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;

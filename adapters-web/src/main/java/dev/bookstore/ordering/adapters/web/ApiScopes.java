@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.web;
+
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;

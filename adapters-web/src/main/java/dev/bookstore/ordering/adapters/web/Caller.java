@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.web;
+
 import dev.bookstore.ordering.adapters.web.security.WebSecurityConfiguration;
 import dev.bookstore.ordering.application.ordering.OrderDetails;
 import dev.bookstore.ordering.domain.order.CustomerId;

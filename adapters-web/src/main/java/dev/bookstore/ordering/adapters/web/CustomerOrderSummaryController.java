@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.web;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.bookstore.ordering.application.summary.CustomerOrderSummary;
 import dev.bookstore.ordering.application.summary.GetCustomerOrderSummaryQuery;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.web;
+
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.function.IntSupplier;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.web;
+
 import dev.bookstore.ordering.adapters.web.problem.ProblemDocumentation;
 import dev.bookstore.ordering.application.ordering.CancelOrderUseCase;
 import dev.bookstore.ordering.application.ordering.GetOrderQuery;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.web;
+
 import dev.bookstore.ordering.application.outbox.admin.GetOutboxStatsQuery;
 import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
 import io.swagger.v3.oas.annotations.Operation;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.web;
+
 import dev.bookstore.ordering.adapters.web.problem.ProblemResponses;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;

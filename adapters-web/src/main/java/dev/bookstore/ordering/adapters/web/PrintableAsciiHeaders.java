@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.web;
+
 import java.util.function.Predicate;
 import org.springframework.security.web.firewall.StrictHttpFirewall;
 

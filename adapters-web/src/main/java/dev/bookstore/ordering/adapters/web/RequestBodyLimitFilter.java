@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.web;
+
 import dev.bookstore.ordering.adapters.web.problem.ProblemResponses;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;

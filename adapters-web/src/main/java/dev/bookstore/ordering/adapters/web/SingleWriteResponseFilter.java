@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.web;
+
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.web;
+
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.TraceContext;
 import io.micrometer.tracing.Tracer;

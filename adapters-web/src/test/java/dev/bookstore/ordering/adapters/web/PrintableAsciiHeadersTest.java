@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.web;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;

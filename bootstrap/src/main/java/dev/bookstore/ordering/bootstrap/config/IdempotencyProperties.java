@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.bootstrap.config;
+
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;

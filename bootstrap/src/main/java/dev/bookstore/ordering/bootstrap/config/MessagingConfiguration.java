@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.bootstrap.config;
+
 import dev.bookstore.ordering.adapters.messaging.outbound.OrderEventContract;
 import dev.bookstore.ordering.adapters.messaging.outbound.OrderingTopology;
 import dev.bookstore.ordering.adapters.messaging.outbound.RabbitMessagePublisher;

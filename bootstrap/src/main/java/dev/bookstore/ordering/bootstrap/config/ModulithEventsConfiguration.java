@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.bootstrap.config;
+
 import dev.bookstore.ordering.adapters.events.AutoCommitCompletionRegistry;
 import dev.bookstore.ordering.adapters.events.FailedPublicationsResubmission;
 import dev.bookstore.ordering.adapters.events.IncompletePublicationsGauge;

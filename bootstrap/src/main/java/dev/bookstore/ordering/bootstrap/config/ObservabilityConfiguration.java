@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.bootstrap.config;
+
 import dev.bookstore.ordering.application.outbox.OutboxCommitListener;
 import dev.bookstore.ordering.application.outbox.admin.GetOutboxStatsService;
 import dev.bookstore.ordering.application.outbox.admin.OutboxStatistics;

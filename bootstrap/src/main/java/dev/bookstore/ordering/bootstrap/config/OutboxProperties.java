@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.bootstrap.config;
+
 import dev.bookstore.ordering.application.outbox.relay.RelaySettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.AssertTrue;

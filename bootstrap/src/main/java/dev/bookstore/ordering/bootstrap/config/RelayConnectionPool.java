@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.bootstrap.config;
+
 import com.zaxxer.hikari.HikariDataSource;
 import dev.bookstore.ordering.application.outbox.relay.OutboxLeases;
 

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.bootstrap.config;
+
 import dev.bookstore.ordering.application.idempotency.IdempotencyKeys;
 import dev.bookstore.ordering.application.outbox.OutboxRetention;
 import dev.bookstore.ordering.bootstrap.retention.RetentionJob;

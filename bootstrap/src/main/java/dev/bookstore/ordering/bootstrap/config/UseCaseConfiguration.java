@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.bootstrap.config;
+
 import dev.bookstore.ordering.adapters.events.SpringDomainEventPublisher;
 import dev.bookstore.ordering.application.idempotency.IdempotencyKeys;
 import dev.bookstore.ordering.application.ordering.CancelOrderService;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.bootstrap.observability;
+
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.relay.PublishResult.Outcome;
 import dev.bookstore.ordering.application.outbox.relay.RelayMetrics;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.bootstrap.observability;
+
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.bootstrap.observability;
+
 import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.bootstrap.relay;
+
 import dev.bookstore.ordering.application.outbox.relay.RelayOutboxUseCase;
 import dev.bookstore.ordering.application.outbox.relay.RelayRound;
 import dev.bookstore.ordering.application.outbox.relay.RelayWakeUp;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.bootstrap.relay;
+
 import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
 import dev.bookstore.ordering.application.outbox.relay.RelayWakeUp;
 import java.time.Duration;

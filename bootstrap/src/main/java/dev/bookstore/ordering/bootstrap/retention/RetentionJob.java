@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.bootstrap.retention;
+
 import java.time.Duration;
 import java.util.Objects;
 import org.slf4j.Logger;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.bootstrap.tracing;
+
 import dev.bookstore.ordering.application.outbox.TraceContext;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.Tracer;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.bootstrap.tracing;
+
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.relay.MessagePublisher;
 import dev.bookstore.ordering.application.outbox.relay.PublishResult;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.bootstrap.benchmark;
+
 import dev.bookstore.ordering.adapters.messaging.outbound.RabbitMessagePublisher;
 import dev.bookstore.ordering.adapters.persistence.outbox.JdbcOutboxStore;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.bootstrap.config;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;

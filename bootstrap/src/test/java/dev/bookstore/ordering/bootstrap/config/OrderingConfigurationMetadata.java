@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.bootstrap.config;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.bootstrap.contract;
+
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.bootstrap.local;
+
 import dev.bookstore.ordering.consumer.OrderPlacedPayload;
 import java.util.ArrayDeque;
 import java.util.Deque;

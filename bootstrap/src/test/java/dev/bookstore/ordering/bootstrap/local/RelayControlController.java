@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.bootstrap.local;
+
 import dev.bookstore.ordering.bootstrap.relay.OutboxRelayWorkers;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;

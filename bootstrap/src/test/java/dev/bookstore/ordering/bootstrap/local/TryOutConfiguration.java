@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.bootstrap.local;
+
 import dev.bookstore.ordering.adapters.messaging.outbound.OrderingTopology;
 import dev.bookstore.ordering.consumer.InboxQueue.DeadLettering;
 import dev.bookstore.ordering.consumer.InboxQueue;

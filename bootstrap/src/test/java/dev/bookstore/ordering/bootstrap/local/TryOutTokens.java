@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.bootstrap.local;
+
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.source.ImmutableJWKSet;

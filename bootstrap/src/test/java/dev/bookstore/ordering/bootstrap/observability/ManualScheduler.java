@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.bootstrap.observability;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.application.idempotency;
+
 import dev.bookstore.ordering.domain.order.CustomerId;
 import dev.bookstore.ordering.domain.order.OrderId;
 import java.time.Duration;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.application.idempotency;
+
 import dev.bookstore.ordering.domain.shared.OrderingException;
 
 /**

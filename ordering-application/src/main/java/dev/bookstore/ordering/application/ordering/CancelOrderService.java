@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.application.ordering;
+
 import dev.bookstore.ordering.application.outbox.EventOutbox;
 import dev.bookstore.ordering.domain.order.Order;
 import dev.bookstore.ordering.domain.order.OrderId;

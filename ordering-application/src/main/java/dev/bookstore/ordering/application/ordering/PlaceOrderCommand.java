@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.application.ordering;
+
 import dev.bookstore.ordering.application.idempotency.IdempotencyKey;
 import dev.bookstore.ordering.domain.order.BookId;
 import dev.bookstore.ordering.domain.order.CustomerId;

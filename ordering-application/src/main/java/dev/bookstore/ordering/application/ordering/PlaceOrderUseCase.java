@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.application.ordering;
+
 import dev.bookstore.ordering.application.idempotency.IdempotencyKeyReusedException;
 import dev.bookstore.ordering.application.idempotency.RequestInProgressException;
 

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.application.ordering;
+
 import dev.bookstore.ordering.domain.order.OrderLine;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.application.outbox;
+
 import dev.bookstore.ordering.domain.shared.DomainEvent;
 import java.util.List;
 

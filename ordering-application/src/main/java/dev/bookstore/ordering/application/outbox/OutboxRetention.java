@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.application.outbox;
+
 import java.time.Duration;
 
 /** What the retention job removes from the outbox: published messages, never pending or parked ones. */

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.application.outbox;
+
 import java.util.Map;
 
 /**

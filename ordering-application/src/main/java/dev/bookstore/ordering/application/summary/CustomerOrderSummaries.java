@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.application.summary;
+
 import dev.bookstore.ordering.domain.order.CustomerId;
 import java.time.Instant;
 import java.util.Optional;

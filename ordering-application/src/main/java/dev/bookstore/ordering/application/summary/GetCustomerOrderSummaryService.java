@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.application.summary;
+
 import dev.bookstore.ordering.domain.order.CustomerId;
 
 /** A customer's summary, or zeros for a customer who has not ordered yet. */

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.application.summary;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 

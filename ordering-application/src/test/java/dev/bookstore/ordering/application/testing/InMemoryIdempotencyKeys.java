@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.application.testing;
+
 import dev.bookstore.ordering.application.idempotency.IdempotencyKey;
 import dev.bookstore.ordering.application.idempotency.IdempotencyKeys;
 import dev.bookstore.ordering.domain.order.CustomerId;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.application.testing;
+
 import dev.bookstore.ordering.application.ordering.OrderRepository;
 import dev.bookstore.ordering.domain.order.CustomerId;
 import dev.bookstore.ordering.domain.order.Order;

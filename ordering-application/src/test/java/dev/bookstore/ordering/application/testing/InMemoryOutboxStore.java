@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.application.testing;
+
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.OutboxRetention;
 import dev.bookstore.ordering.application.outbox.admin.OutboxStatistics;

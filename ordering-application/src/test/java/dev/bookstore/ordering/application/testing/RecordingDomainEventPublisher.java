@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.application.testing;
+
 import dev.bookstore.ordering.application.outbox.DomainEventPublisher;
 import dev.bookstore.ordering.application.outbox.EventOutbox;
 import dev.bookstore.ordering.application.outbox.TraceContext;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.application.testing;
+
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.relay.MessagePublisher;
 import dev.bookstore.ordering.application.outbox.relay.PublishResult.Outcome;

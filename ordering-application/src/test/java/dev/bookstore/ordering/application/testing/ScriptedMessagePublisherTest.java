@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.application.testing;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bookstore.ordering.application.outbox.OutboxMessage;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.domain.shared;
+
 import java.time.Instant;
 import java.util.UUID;
 

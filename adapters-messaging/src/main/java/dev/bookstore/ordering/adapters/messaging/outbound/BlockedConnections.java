@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.messaging.outbound;
+
 import dev.bookstore.ordering.application.outbox.relay.BrokerBackpressure;
 import java.util.Map;
 import java.util.Optional;

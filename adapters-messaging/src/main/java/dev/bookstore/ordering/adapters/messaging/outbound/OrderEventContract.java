@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.messaging.outbound;
+
 import dev.bookstore.ordering.application.outbox.EventExternalizer;
 import dev.bookstore.ordering.application.outbox.ExternalizedEvent;
 import dev.bookstore.ordering.domain.order.OrderCancelled;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.messaging.outbound;
+
 import java.util.Objects;
 import org.springframework.amqp.core.Declarables;
 import org.springframework.amqp.core.ExchangeBuilder;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.messaging.outbound;
+
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.ConfirmListener;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.messaging.outbound;
+
 import dev.bookstore.ordering.adapters.messaging.outbound.ConfirmTracker.Answer;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.relay.PublishResult.Outcome;

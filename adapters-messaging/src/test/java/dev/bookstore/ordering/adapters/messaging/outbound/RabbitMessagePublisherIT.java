@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.messaging.outbound;
+
 import static dev.bookstore.ordering.adapters.messaging.outbound.TestOutboxMessages.orderPlaced;
 import static dev.bookstore.ordering.adapters.messaging.outbound.TestOutboxMessages.redirected;
 import static org.assertj.core.api.Assertions.assertThat;

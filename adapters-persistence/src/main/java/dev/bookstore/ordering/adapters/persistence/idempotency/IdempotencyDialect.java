@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.persistence.idempotency;
+
 import dev.bookstore.ordering.adapters.persistence.Database;
 import java.sql.SQLException;
 import java.time.Duration;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.persistence.idempotency;
+
 import dev.bookstore.ordering.adapters.persistence.Database;
 import dev.bookstore.ordering.application.idempotency.IdempotencyKey;
 import dev.bookstore.ordering.application.idempotency.IdempotencyKeys;

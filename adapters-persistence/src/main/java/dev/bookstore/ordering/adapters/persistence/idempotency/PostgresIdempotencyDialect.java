@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.persistence.idempotency;
+
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.persistence.idempotency;
+
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.UUID;

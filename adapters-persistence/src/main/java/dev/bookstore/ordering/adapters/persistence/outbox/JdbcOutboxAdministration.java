@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.persistence.outbox;
+
 import dev.bookstore.ordering.adapters.persistence.outbox.OutboxAdministrationDialect.Statement;
 import dev.bookstore.ordering.application.outbox.admin.OutboxAdministration;
 import dev.bookstore.ordering.application.outbox.admin.OutboxEntry;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.persistence.outbox;
+
 import dev.bookstore.ordering.application.outbox.relay.RelayWakeUp;
 import java.sql.SQLException;
 import java.time.Duration;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.persistence.outbox;
+
 import dev.bookstore.ordering.application.outbox.OutboxCommitListener;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.persistence.outbox;
+
 import dev.bookstore.ordering.application.outbox.admin.ReplaySelection;
 import java.util.ArrayList;
 import java.util.List;

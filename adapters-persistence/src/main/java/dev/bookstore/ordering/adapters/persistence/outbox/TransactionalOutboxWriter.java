@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.persistence.outbox;
+
 import dev.bookstore.ordering.application.outbox.OutboxCommitListener;
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.OutboxWriter;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.persistence.summary;
+
 import java.util.Optional;
 import java.util.UUID;
 

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.persistence.summary;
+
 import dev.bookstore.ordering.adapters.persistence.Database;
 import java.time.Instant;
 import java.time.OffsetDateTime;

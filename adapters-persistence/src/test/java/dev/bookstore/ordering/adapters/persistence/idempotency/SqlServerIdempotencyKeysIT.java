@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.persistence.idempotency;
+
 import dev.bookstore.ordering.adapters.persistence.testing.EnabledWithSqlServer;
 import dev.bookstore.ordering.adapters.persistence.testing.TestSqlServer;
 import javax.sql.DataSource;

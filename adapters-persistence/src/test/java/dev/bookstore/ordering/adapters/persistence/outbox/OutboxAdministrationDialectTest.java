@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.persistence.outbox;
+
 import static dev.bookstore.ordering.adapters.persistence.outbox.OutboxDialectTest.placeholderAt;
 import static dev.bookstore.ordering.adapters.persistence.outbox.OutboxDialectTest.placeholders;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.persistence.outbox;
+
 import com.zaxxer.hikari.HikariDataSource;
 import dev.bookstore.ordering.adapters.persistence.Database;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.persistence.testing;
+
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;

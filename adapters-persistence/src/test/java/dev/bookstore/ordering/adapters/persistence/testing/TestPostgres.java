@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.persistence.testing;
+
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;

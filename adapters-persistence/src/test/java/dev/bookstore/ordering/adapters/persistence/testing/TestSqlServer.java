@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.persistence.testing;
+
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.DriverManager;

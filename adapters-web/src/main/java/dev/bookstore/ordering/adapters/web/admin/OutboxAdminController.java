@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.web.admin;
+
 import dev.bookstore.ordering.adapters.web.problem.ProblemDocumentation;
 import dev.bookstore.ordering.application.outbox.admin.DiscardParkedMessageUseCase;
 import dev.bookstore.ordering.application.outbox.admin.InspectOutboxQuery;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.web.admin;
+
 import static dev.bookstore.ordering.adapters.web.problem.ProblemResponses.problem;
 
 import dev.bookstore.ordering.application.outbox.admin.InvalidReplayException;

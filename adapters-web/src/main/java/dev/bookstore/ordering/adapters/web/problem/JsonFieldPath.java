@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.web.problem;
+
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.regex.Pattern;

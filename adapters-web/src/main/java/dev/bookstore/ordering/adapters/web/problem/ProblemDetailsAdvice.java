@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.web.problem;
+
 import static dev.bookstore.ordering.adapters.web.problem.ProblemResponses.problem;
 
 import dev.bookstore.ordering.adapters.web.ForeignCustomerException;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.web.problem;
+
 import dev.bookstore.ordering.adapters.web.ApiDocumentationConfiguration;
 import dev.bookstore.ordering.adapters.web.Caller;
 import dev.bookstore.ordering.adapters.web.WebConfiguration;

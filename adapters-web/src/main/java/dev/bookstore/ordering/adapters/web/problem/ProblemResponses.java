@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.web.problem;
+
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URI;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.web.problem;
+
 import dev.bookstore.ordering.adapters.web.ListenerBacklog;
 import java.sql.SQLException;
 import org.springframework.dao.DataAccessResourceFailureException;

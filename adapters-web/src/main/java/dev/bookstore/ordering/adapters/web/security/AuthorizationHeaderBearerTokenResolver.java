@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.web.security;
+
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpHeaders;
 import org.springframework.security.oauth2.core.OAuth2AuthenticationException;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.web.security;
+
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.NotNull;
 import java.time.Duration;

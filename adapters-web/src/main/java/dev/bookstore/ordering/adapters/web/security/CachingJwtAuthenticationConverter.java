@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.web.security;
+
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.util.Collection;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.web.security;
+
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 

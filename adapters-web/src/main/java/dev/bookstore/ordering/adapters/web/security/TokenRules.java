@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.web.security;
+
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

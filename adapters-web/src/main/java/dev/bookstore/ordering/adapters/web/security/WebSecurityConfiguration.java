@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.web.security;
+
 import dev.bookstore.ordering.adapters.web.Caller;
 import dev.bookstore.ordering.adapters.web.PrintableAsciiHeaders;
 import dev.bookstore.ordering.adapters.web.problem.ProblemResponses;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.web.problem;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.adapters.web.security;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.application.outbox.admin;
+
 import java.util.UUID;
 
 /** An operator gives up on a parked message: it is deleted and never sent. */

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.application.outbox.admin;
+
 import dev.bookstore.ordering.domain.shared.OrderingException;
 
 /** A replay that is unbounded, too wide or reaches past the retention; nothing was queued. */

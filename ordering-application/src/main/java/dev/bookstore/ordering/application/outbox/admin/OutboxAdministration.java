@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.application.outbox.admin;
+
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.application.outbox.admin;
+
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import java.time.Instant;
 import java.util.Objects;

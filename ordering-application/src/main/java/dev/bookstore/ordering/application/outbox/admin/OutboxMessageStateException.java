@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.application.outbox.admin;
+
 import dev.bookstore.ordering.domain.shared.OrderingException;
 import java.util.UUID;
 

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.application.outbox.admin;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.application.outbox.admin;
+
 import java.util.UUID;
 
 /** An operator sends parked messages again: pending, due at once, with a fresh attempt count. */

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.application.outbox.admin;
+
 import dev.bookstore.ordering.application.outbox.OutboxCommitListener;
 import java.time.Clock;
 import java.util.UUID;

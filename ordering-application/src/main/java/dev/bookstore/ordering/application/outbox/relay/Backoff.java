@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.application.outbox.relay;
+
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.DoubleSupplier;

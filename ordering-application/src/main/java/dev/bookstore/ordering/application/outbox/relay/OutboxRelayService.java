@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.application.outbox.relay;
+
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.relay.PublishResult.Outcome;
 import java.lang.System.Logger.Level;

@@ -1,4 +1,5 @@
 package dev.bookstore.ordering.application.outbox.relay;
+
 import java.time.Duration;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
