@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.adapters.events.CustomerOrderSummaryListener;
 import dev.bookstore.ordering.adapters.events.FailedPublicationsResubmission;
+import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import dev.bookstore.ordering.application.ordering.OrderDetails;
 import dev.bookstore.ordering.application.ordering.PlaceOrderCommand;
@@ -62,7 +63,7 @@ import tools.jackson.databind.JsonNode;
 @Import(CustomerOrderSummaryIT.ListenerThreadTransactions.class)
 class CustomerOrderSummaryIT {
 
-    private static final TestPostgres.Database DATABASE = TestPostgres.newDatabase();
+    private static final TestDatabase DATABASE = TestPostgres.newDatabase();
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     @DynamicPropertySource

@@ -3,6 +3,7 @@ package dev.bookstore.ordering.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import dev.bookstore.ordering.application.summary.SummarizeOrderEventsUseCase;
 import dev.bookstore.ordering.domain.order.CustomerId;
@@ -35,7 +36,7 @@ import tools.jackson.databind.JsonNode;
 class CustomerOrderSummaryInstancesIT {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
-    private static final TestPostgres.Database DATABASE = TestPostgres.newDatabase();
+    private static final TestDatabase DATABASE = TestPostgres.newDatabase();
     private static final Map<String, String> SETTINGS = Map.of(
             "ordering.outbox.enabled", "false",
             "ordering.outbox.retention-interval", "1h",

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
+import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import dev.bookstore.ordering.testing.TcpProxy;
 import java.net.URI;
@@ -24,7 +25,7 @@ class DatabaseOutageIT {
 
     private static final Duration CONNECTION_TIMEOUT = Duration.ofMillis(1500);
 
-    private TestPostgres.Database database;
+    private TestDatabase database;
     private TcpProxy proxy;
     private ServiceInstance instance;
     private TestRabbit.Broker broker;
@@ -39,7 +40,7 @@ class DatabaseOutageIT {
                 + (url.getQuery() == null ? "" : "?" + url.getQuery());
         broker = TestRabbit.broker();
         instance = ServiceInstance.start(
-                new TestPostgres.Database(proxied, database.username(), database.password(), database.name()),
+                new TestDatabase(proxied, database.username(), database.password(), database.name()),
                 broker.host(), broker.port(), exchange, Map.of(
                         "spring.rabbitmq.username", broker.username(),
                         "spring.rabbitmq.password", broker.password(),

@@ -2,6 +2,7 @@ package dev.bookstore.ordering.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import java.math.BigDecimal;
 import java.sql.Connection;
@@ -53,7 +54,7 @@ class HostileOrderBodiesIT {
      */
     private static final int MAX_ATTEMPTS = 3;
 
-    private static TestPostgres.Database database;
+    private static TestDatabase database;
     private static ServiceInstance service;
     private static Connection connection;
     private static long created;

@@ -3,6 +3,7 @@ package dev.bookstore.ordering.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import dev.bookstore.ordering.bootstrap.retention.RetentionJob;
 import java.sql.Connection;
@@ -43,7 +44,7 @@ import tools.jackson.databind.JsonNode;
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class IdempotentPlaceOrderIT {
 
-    private static final TestPostgres.Database DATABASE = TestPostgres.newDatabase();
+    private static final TestDatabase DATABASE = TestPostgres.newDatabase();
     private static final String KEY_HEADER = "Idempotency-Key";
     private static final int PURGE_CHUNK = 2;
     /** The advisory lock a test trigger makes an order insert wait for, to hold its transaction open. */

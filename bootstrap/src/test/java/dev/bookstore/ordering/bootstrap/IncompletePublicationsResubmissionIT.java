@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.adapters.events.CustomerOrderSummaryListener;
 import dev.bookstore.ordering.adapters.events.FailedPublicationsResubmission;
+import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import dev.bookstore.ordering.domain.order.CustomerId;
 import dev.bookstore.ordering.domain.order.OrderId;
@@ -47,7 +48,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class IncompletePublicationsResubmissionIT {
 
-    private static final TestPostgres.Database DATABASE = TestPostgres.newDatabase();
+    private static final TestDatabase DATABASE = TestPostgres.newDatabase();
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final PublicationTargetIdentifier ORDER_PLACED =
             PublicationTargetIdentifier.of(CustomerOrderSummaryListener.ORDER_PLACED_ID);

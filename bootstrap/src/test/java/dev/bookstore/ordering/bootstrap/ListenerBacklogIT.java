@@ -3,6 +3,7 @@ package dev.bookstore.ordering.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import dev.bookstore.ordering.adapters.web.ListenerBacklog;
 import dev.bookstore.ordering.application.summary.GetCustomerOrderSummaryQuery;
@@ -35,7 +36,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class ListenerBacklogIT {
 
-    private static final TestPostgres.Database DATABASE = TestPostgres.newDatabase();
+    private static final TestDatabase DATABASE = TestPostgres.newDatabase();
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     @DynamicPropertySource

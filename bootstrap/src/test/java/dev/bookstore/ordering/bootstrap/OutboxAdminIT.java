@@ -7,7 +7,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
-import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
+import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -34,7 +34,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 class OutboxAdminIT {
 
     private OutboxTestBed bed;
-    private TestPostgres.Database database;
+    private TestDatabase database;
     private JdbcTemplate jdbc;
     private TestRabbit.Broker broker;
     private CachingConnectionFactory consumerConnection;

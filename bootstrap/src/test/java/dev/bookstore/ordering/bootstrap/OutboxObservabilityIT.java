@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
-import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
+import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.bootstrap.observability.OutboxStatsSnapshot;
 import dev.bookstore.ordering.testing.TcpProxy;
 import java.io.IOException;
@@ -42,7 +42,7 @@ class OutboxObservabilityIT {
             "ordering.outbox.health.down-after", "3s");
 
     private final List<AutoCloseable> cleanup = new ArrayList<>();
-    private TestPostgres.Database database;
+    private TestDatabase database;
     private JdbcTemplate jdbc;
     private TestRabbit.Broker broker;
     private RabbitAdmin admin;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
-import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
+import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.bootstrap.relay.OutboxRelayWorkers;
 import dev.bookstore.ordering.testing.TcpProxy;
 import java.time.Duration;
@@ -38,7 +38,7 @@ class OutboxRelayIT {
 
     private final List<ServiceInstance> instances = new ArrayList<>();
     private OutboxTestBed bed;
-    private TestPostgres.Database database;
+    private TestDatabase database;
     private JdbcTemplate jdbc;
     private TestRabbit.Broker broker;
     private CachingConnectionFactory consumerConnection;

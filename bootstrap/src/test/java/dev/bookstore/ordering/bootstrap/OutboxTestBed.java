@@ -1,5 +1,6 @@
 package dev.bookstore.ordering.bootstrap;
 
+import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
 import org.springframework.amqp.core.AnonymousQueue;
@@ -16,12 +17,12 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
  * a durable topic exchange of their own on the real RabbitMQ and a queue bound to it with {@code order.#}, plus the
  * connections a test uses to look at both. {@link #close()} removes all of it.
  */
-record OutboxTestBed(TestPostgres.Database database, JdbcTemplate jdbc, TestRabbit.Broker broker,
+record OutboxTestBed(TestDatabase database, JdbcTemplate jdbc, TestRabbit.Broker broker,
                      CachingConnectionFactory consumerConnection, RabbitAdmin admin, String exchange, Queue queue)
         implements AutoCloseable {
 
     static OutboxTestBed create() {
-        TestPostgres.Database database = TestPostgres.newDatabase();
+        TestDatabase database = TestPostgres.newDatabase();
         JdbcTemplate jdbc = new JdbcTemplate(new DriverManagerDataSource(database.url(), database.username(),
                 database.password()));
         TestRabbit.Broker broker = TestRabbit.broker();

@@ -3,6 +3,7 @@ package dev.bookstore.ordering.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import dev.bookstore.ordering.domain.order.Order;
 import java.sql.Connection;
@@ -50,7 +51,7 @@ import tools.jackson.databind.json.JsonMapper;
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class PlaceOrderIT {
 
-    private static final TestPostgres.Database DATABASE = TestPostgres.newDatabase();
+    private static final TestDatabase DATABASE = TestPostgres.newDatabase();
     private static final UUID POISONED_CUSTOMER = UUID.fromString("00000000-0000-7000-8000-00000000dead");
 
     @DynamicPropertySource

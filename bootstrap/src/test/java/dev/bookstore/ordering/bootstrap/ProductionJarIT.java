@@ -2,6 +2,7 @@ package dev.bookstore.ordering.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -61,7 +62,7 @@ class ProductionJarIT {
 
     @Test
     void startedWithADatabaseAndATokenKeyButNoAudienceItStopsWithOneMessageNamingTheProperty() throws Exception {
-        TestPostgres.Database database = TestPostgres.newDatabase();
+        TestDatabase database = TestPostgres.newDatabase();
         String output;
         try {
             output = startToFailure("--server.port=0", "--spring.datasource.url=" + database.url(),

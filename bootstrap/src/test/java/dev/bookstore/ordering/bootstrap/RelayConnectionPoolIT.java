@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
-import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
+import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.bootstrap.config.RelayConnectionPool;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
@@ -40,7 +40,7 @@ class RelayConnectionPoolIT {
 
     private final List<ServiceInstance> instances = new ArrayList<>();
     private OutboxTestBed bed;
-    private TestPostgres.Database database;
+    private TestDatabase database;
     private JdbcTemplate jdbc;
     private TestRabbit.Broker broker;
     private CachingConnectionFactory consumerConnection;

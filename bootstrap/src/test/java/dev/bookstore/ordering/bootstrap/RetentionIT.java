@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.adapters.events.IncompletePublicationsGauge;
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
+import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import dev.bookstore.ordering.bootstrap.retention.RetentionJob;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -26,7 +27,7 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
  */
 class RetentionIT {
 
-    private TestPostgres.Database database;
+    private TestDatabase database;
     private DataSource dataSource;
     private JdbcTemplate jdbc;
     private ServiceInstance instance;

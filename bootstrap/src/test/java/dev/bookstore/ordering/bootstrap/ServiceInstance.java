@@ -1,7 +1,7 @@
 package dev.bookstore.ordering.bootstrap;
 
 import dev.bookstore.ordering.OrderingApplication;
-import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
+import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -21,7 +21,7 @@ final class ServiceInstance implements AutoCloseable {
         this.http = new HttpJson(((WebServerApplicationContext) context).getWebServer().getPort());
     }
 
-    static ServiceInstance start(TestPostgres.Database database, String rabbitHost, int rabbitPort,
+    static ServiceInstance start(TestDatabase database, String rabbitHost, int rabbitPort,
                                  String exchange, Map<String, String> overrides) {
         Map<String, Object> properties = new LinkedHashMap<>();
         properties.put("server.port", "0");

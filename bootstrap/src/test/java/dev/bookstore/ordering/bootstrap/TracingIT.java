@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
+import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import dev.bookstore.ordering.consumer.InboxQueue.DeadLettering;
 import dev.bookstore.ordering.consumer.InboxQueue;
@@ -62,7 +63,7 @@ import tools.jackson.databind.json.JsonMapper;
         mergeMode = TestExecutionListeners.MergeMode.MERGE_WITH_DEFAULTS)
 class TracingIT {
 
-    private static final TestPostgres.Database DATABASE = TestPostgres.newDatabase();
+    private static final TestDatabase DATABASE = TestPostgres.newDatabase();
     private static final TestRabbit.Broker BROKER = TestRabbit.broker();
     private static final String EXCHANGE = TestRabbit.uniqueExchange();
     private static final String QUEUE = TestRabbit.uniqueQueue("tracing");

@@ -1,6 +1,6 @@
 package dev.bookstore.ordering.bootstrap;
 
-import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
+import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
@@ -13,7 +13,7 @@ public final class WritePathService {
     private WritePathService() {
     }
 
-    public static void register(DynamicPropertyRegistry registry, TestPostgres.Database database) {
+    public static void register(DynamicPropertyRegistry registry, TestDatabase database) {
         registry.add("spring.datasource.url", database::url);
         registry.add("spring.datasource.username", database::username);
         registry.add("spring.datasource.password", database::password);

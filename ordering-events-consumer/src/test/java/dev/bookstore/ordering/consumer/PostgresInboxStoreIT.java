@@ -1,5 +1,6 @@
 package dev.bookstore.ordering.consumer;
 
+import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
@@ -10,7 +11,7 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 /** The inbox on a real PostgreSQL, in a database of its own migrated as a consumer would: a Flyway of its own. */
 class PostgresInboxStoreIT extends JdbcInboxStoreContract {
 
-    private static TestPostgres.Database database;
+    private static TestDatabase database;
     private static DataSource dataSource;
 
     PostgresInboxStoreIT() {

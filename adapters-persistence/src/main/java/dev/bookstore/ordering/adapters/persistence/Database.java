@@ -1,7 +1,12 @@
 package dev.bookstore.ordering.adapters.persistence;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.ConnectionCallback;
@@ -15,7 +20,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 public enum Database {
 
     POSTGRESQL,
-    SQL_SERVER;
+    SQL_SERVER,
+    /** MariaDB 10.11 or later (SKIP LOCKED, a native uuid type); MySQL answers with its own name and is refused. */
+    MARIADB;
 
     public static Database of(Connection connection) throws SQLException {
         String product = connection.getMetaData().getDatabaseProductName();
@@ -25,19 +32,52 @@ public enum Database {
         if (product.startsWith("Microsoft SQL Server")) {
             return SQL_SERVER;
         }
-        throw new IllegalStateException("The ordering service stores its data on PostgreSQL and Microsoft SQL "
-                + "Server, not " + product);
+        if (product.startsWith("MariaDB")) {
+            return MARIADB;
+        }
+        throw new IllegalStateException("The ordering service stores its data on PostgreSQL, Microsoft SQL "
+                + "Server and MariaDB, not " + product);
     }
 
     public static Database of(DataSource dataSource) {
         return new JdbcTemplate(dataSource).execute((ConnectionCallback<Database>) Database::of);
     }
 
-    /** An id as the driver binds it: a {@code uuid} on PostgreSQL, text for SQL Server's {@code uniqueidentifier}. */
+    /**
+     * An id as the driver binds it: a {@code uuid} on PostgreSQL, text for SQL Server's {@code uniqueidentifier} and
+     * MariaDB's {@code uuid}.
+     */
     public Object id(UUID id) {
         return switch (this) {
             case POSTGRESQL -> id;
-            case SQL_SERVER -> id.toString();
+            case SQL_SERVER, MARIADB -> id.toString();
+        };
+    }
+
+    /**
+     * A point in time as the driver binds it: an offset date-time for PostgreSQL's {@code timestamptz} and SQL
+     * Server's {@code datetimeoffset}; for MariaDB's {@code datetime(6)}, which has no zone, the UTC wall clock as a
+     * {@code LocalDateTime}, which Connector/J stores as it is (an {@code OffsetDateTime} it would move to the JVM's
+     * zone). Every MariaDB column holds UTC, and its statements compare with {@code UTC_TIMESTAMP(6)}.
+     */
+    public Object timestamp(Instant instant) {
+        return switch (this) {
+            case POSTGRESQL, SQL_SERVER -> instant.atOffset(ZoneOffset.UTC);
+            case MARIADB -> LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
+        };
+    }
+
+    /** The point in time in {@code column}, written as {@link #timestamp} writes it; null for SQL {@code NULL}. */
+    public Instant instant(ResultSet rs, int column) throws SQLException {
+        return switch (this) {
+            case POSTGRESQL, SQL_SERVER -> {
+                OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
+                yield value == null ? null : value.toInstant();
+            }
+            case MARIADB -> {
+                LocalDateTime value = rs.getObject(column, LocalDateTime.class);
+                yield value == null ? null : value.toInstant(ZoneOffset.UTC);
+            }
         };
     }
 }

@@ -3,13 +3,14 @@ package dev.bookstore.ordering.adapters.persistence;
 import java.util.Optional;
 import java.util.UUID;
 
-/** The order statements that differ by engine; {@link OrderSql} holds the rest, in SQL both engines accept. */
-sealed interface OrderDialect permits PostgresOrderDialect, SqlServerOrderDialect {
+/** The order statements that differ by engine; {@link OrderSql} holds the rest, in SQL every engine accepts. */
+sealed interface OrderDialect permits PostgresOrderDialect, SqlServerOrderDialect, MariaDbOrderDialect {
 
     static OrderDialect of(Database database) {
         return switch (database) {
             case POSTGRESQL -> new PostgresOrderDialect();
             case SQL_SERVER -> new SqlServerOrderDialect();
+            case MARIADB -> new MariaDbOrderDialect();
         };
     }
 

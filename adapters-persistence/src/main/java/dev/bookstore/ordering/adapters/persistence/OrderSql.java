@@ -10,8 +10,7 @@ import dev.bookstore.ordering.domain.shared.Money;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Currency;
 import java.util.List;
@@ -66,10 +65,11 @@ final class OrderSql {
 
     private final JdbcTemplate jdbc;
     private final WriteBehind writes;
+    private final Database database;
     private final OrderDialect dialect;
 
     OrderSql(DataSource dataSource) {
-        Database database = Database.of(dataSource);
+        this.database = Database.of(dataSource);
         this.jdbc = new JdbcTemplate(dataSource);
         this.writes = new WriteBehind(dataSource, database);
         this.dialect = OrderDialect.of(database);
@@ -103,7 +103,7 @@ final class OrderSql {
         statement.setString(first + 2, order.currency().getCurrencyCode());
         statement.setBigDecimal(first + 3, order.total().amount());
         statement.setString(first + 4, order.status().name());
-        statement.setObject(first + 5, order.placedAt().atOffset(ZoneOffset.UTC));
+        statement.setObject(first + 5, database.timestamp(order.placedAt()));
         return first + 6;
     }
 
@@ -126,7 +126,7 @@ final class OrderSql {
                 return Optional.<Versioned>empty();
             }
             long version = rs.getLong(9);
-            Row order = Row.of(rs);
+            Row order = Row.of(rs, database);
             do {
                 order.addLine(rs);
             } while (rs.next());
@@ -142,19 +142,19 @@ final class OrderSql {
 
     List<Order> newestFirst(int limit) {
         writes.flush();
-        return jdbc.query(NEWEST_FIRST, OrderSql::toOrders, limit);
+        return jdbc.query(NEWEST_FIRST, this::toOrders, limit);
     }
 
     List<Order> newestFirstOf(CustomerId customer, int limit) {
         writes.flush();
-        return jdbc.query(NEWEST_FIRST_OF_CUSTOMER, OrderSql::toOrders, id(customer.value()), limit);
+        return jdbc.query(NEWEST_FIRST_OF_CUSTOMER, this::toOrders, id(customer.value()), limit);
     }
 
     private Object id(UUID id) {
         return dialect.id(id);
     }
 
-    private static List<Order> toOrders(ResultSet rs) throws SQLException {
+    private List<Order> toOrders(ResultSet rs) throws SQLException {
         List<Order> orders = new ArrayList<>();
         Row current = null;
         while (rs.next()) {
@@ -162,7 +162,7 @@ final class OrderSql {
                 if (current != null) {
                     orders.add(current.toOrder());
                 }
-                current = Row.of(rs);
+                current = Row.of(rs, database);
             }
             current.addLine(rs);
         }
@@ -182,10 +182,10 @@ final class OrderSql {
         private final UUID customerId;
         private final Currency currency;
         private final OrderStatus status;
-        private final OffsetDateTime placedAt;
+        private final Instant placedAt;
         private final List<OrderLine> lines = new ArrayList<>();
 
-        Row(UUID id, UUID customerId, Currency currency, OrderStatus status, OffsetDateTime placedAt) {
+        Row(UUID id, UUID customerId, Currency currency, OrderStatus status, Instant placedAt) {
             this.id = id;
             this.customerId = customerId;
             this.currency = currency;
@@ -194,10 +194,10 @@ final class OrderSql {
         }
 
         /** The order of the current row (columns 1 to 5), without lines. */
-        static Row of(ResultSet rs) throws SQLException {
+        static Row of(ResultSet rs, Database database) throws SQLException {
             return new Row(UUID.fromString(rs.getString(1)), UUID.fromString(rs.getString(2)),
                     Currency.getInstance(rs.getString(3)), OrderStatus.valueOf(rs.getString(4)),
-                    rs.getObject(5, OffsetDateTime.class));
+                    database.instant(rs, 5));
         }
 
         /** The line of the current row (columns 6 to 8). */
@@ -208,7 +208,7 @@ final class OrderSql {
 
         Order toOrder() {
             return Order.reconstitute(new OrderId(id), new CustomerId(customerId), currency, lines, status,
-                    placedAt.toInstant());
+                    placedAt);
         }
     }
 }

@@ -59,6 +59,7 @@ public final class WriteBehind {
         this.behind = switch (database) {
             case POSTGRESQL -> true; // the driver runs a text of several statements with their parameters in one trip
             case SQL_SERVER -> false; // one statement per round trip, as the dialect tests pin them
+            case MARIADB -> false; // several statements in one text need allowMultiQueries on the connection
         };
     }
 

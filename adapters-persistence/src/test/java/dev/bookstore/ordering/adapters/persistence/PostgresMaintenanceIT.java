@@ -2,6 +2,7 @@ package dev.bookstore.ordering.adapters.persistence;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -24,7 +25,7 @@ class PostgresMaintenanceIT {
     private static final List<String> CHURNING =
             List.of("event_publication", "idempotency_key", "inbox_message", "outbox_message");
 
-    private static TestPostgres.Database database;
+    private static TestDatabase database;
     private static DriverManagerDataSource dataSource;
     private static JdbcTemplate jdbc;
 

@@ -3,6 +3,7 @@ package dev.bookstore.ordering.adapters.persistence;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -37,7 +38,7 @@ class WriteBehindIT {
 
     private static final String INSERT = "INSERT INTO customer_order_summary_event (event_id) VALUES (?)";
 
-    private static TestPostgres.Database database;
+    private static TestDatabase database;
     private static DataSource dataSource;
     private static JdbcTemplate jdbc;
     private static TransactionTemplate transaction;

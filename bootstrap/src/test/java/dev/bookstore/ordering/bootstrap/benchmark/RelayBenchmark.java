@@ -6,6 +6,7 @@ import com.rabbitmq.client.Connection;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
+import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import dev.bookstore.ordering.bootstrap.benchmark.BenchmarkReport.Run;
 import dev.bookstore.ordering.bootstrap.benchmark.BenchmarkReport.Target;
@@ -73,7 +74,7 @@ class RelayBenchmark {
         Parameters parameters = Parameters.fromSystemProperties();
         quietLogging();
         TestRabbit.Broker broker = broker();
-        TestPostgres.Database database = TestPostgres.newDatabase();
+        TestDatabase database = TestPostgres.newDatabase();
         CachingConnectionFactory springFactory = broker.connectionFactory();
         try (HikariDataSource dataSource = pool(database);
              BenchmarkQueue queue = new BenchmarkQueue(broker);
@@ -141,7 +142,7 @@ class RelayBenchmark {
     }
 
     /** The same kind of pool for every relay, as the service would configure it. */
-    private static HikariDataSource pool(TestPostgres.Database database) {
+    private static HikariDataSource pool(TestDatabase database) {
         HikariConfig config = new HikariConfig();
         config.setPoolName("relay-benchmark");
         config.setJdbcUrl(database.url());

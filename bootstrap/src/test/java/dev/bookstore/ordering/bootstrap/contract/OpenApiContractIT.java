@@ -2,6 +2,7 @@ package dev.bookstore.ordering.bootstrap.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import dev.bookstore.ordering.bootstrap.HttpJson;
 import jakarta.servlet.FilterRegistration;
@@ -35,7 +36,7 @@ import tools.jackson.databind.JsonNode;
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class OpenApiContractIT {
 
-    private static final TestPostgres.Database DATABASE = TestPostgres.newDatabase();
+    private static final TestDatabase DATABASE = TestPostgres.newDatabase();
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {

@@ -1,6 +1,6 @@
 package dev.bookstore.ordering.bootstrap.contract;
 
-import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
+import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.bootstrap.WritePathService;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -38,7 +38,7 @@ final class OpenApiDocument {
     }
 
     /** The settings of a service that serves the description: a database of its own, no broker, no relay. */
-    static void serviceProperties(DynamicPropertyRegistry registry, TestPostgres.Database database) {
+    static void serviceProperties(DynamicPropertyRegistry registry, TestDatabase database) {
         WritePathService.register(registry, database);
         registry.add("ordering.idempotency.retention-interval", () -> "1h");
         // the database is dropped before the context closes: its last calls give up fast instead of after 30 s

@@ -3,24 +3,28 @@ package dev.bookstore.ordering.adapters.persistence.idempotency;
 import dev.bookstore.ordering.adapters.persistence.Database;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
  * The idempotency key statements of one engine: recording a key without ever waiting for a transaction that holds
  * the same key, and deleting expired keys while other instances do the same.
  */
-sealed interface IdempotencyDialect permits PostgresIdempotencyDialect, SqlServerIdempotencyDialect {
+sealed interface IdempotencyDialect permits PostgresIdempotencyDialect, SqlServerIdempotencyDialect,
+        MariaDbIdempotencyDialect {
 
     static IdempotencyDialect of(Database database) {
         return switch (database) {
             case POSTGRESQL -> new PostgresIdempotencyDialect();
             case SQL_SERVER -> new SqlServerIdempotencyDialect();
+            case MARIADB -> new MariaDbIdempotencyDialect();
         };
     }
 
     /**
      * Inserts the key unless it is taken; update count 1 when it was recorded. It never waits for a transaction
-     * that holds the key: it records nothing (PostgreSQL) or fails at once ({@link #heldByAnotherTransaction}).
+     * that holds the key: it records nothing (PostgreSQL) or fails at once ({@link #heldByAnotherTransaction}: SQL
+     * Server, MariaDB).
      * Parameters from {@link #recordParameters}.
      */
     String record();
@@ -39,10 +43,20 @@ sealed interface IdempotencyDialect permits PostgresIdempotencyDialect, SqlServe
     }
 
     /**
-     * Deletes up to a limit of expired keys, skipping rows other transactions hold. Parameters from
+     * Deletes up to a limit of expired keys, skipping rows other transactions hold; where {@link #deleteLocked()} is
+     * present, only locks and returns them (customer, key), skipping held rows. Parameters from
      * {@link #deleteExpiredParameters}.
      */
     String deleteExpired();
+
+    /**
+     * Where the engine's {@code DELETE} cannot skip rows other transactions hold (MariaDB): deletes one key that
+     * {@link #deleteExpired()} locked, run for each of them in the same {@code READ COMMITTED} transaction.
+     * Parameters: customer, key. Empty where {@link #deleteExpired()} deletes by itself.
+     */
+    default Optional<String> deleteLocked() {
+        return Optional.empty();
+    }
 
     Object[] deleteExpiredParameters(Duration retention, int limit);
 

@@ -1,19 +1,17 @@
 package dev.bookstore.ordering.adapters.persistence.outbox;
 
+import dev.bookstore.ordering.adapters.persistence.Database;
 import dev.bookstore.ordering.adapters.persistence.outbox.OutboxAdministrationDialect.Statement;
 import dev.bookstore.ordering.application.outbox.admin.OutboxAdministration;
 import dev.bookstore.ordering.application.outbox.admin.OutboxEntry;
 import dev.bookstore.ordering.application.outbox.admin.ReplaySelection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import javax.sql.DataSource;
-import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
@@ -23,6 +21,7 @@ import tools.jackson.databind.json.JsonMapper;
 public class JdbcOutboxAdministration implements OutboxAdministration {
 
     private final JdbcTemplate jdbc;
+    private final Database database;
     private final OutboxAdministrationDialect dialect;
     private final JsonMapper json;
     private final JdbcOutboxStore outbox;
@@ -31,7 +30,8 @@ public class JdbcOutboxAdministration implements OutboxAdministration {
     public JdbcOutboxAdministration(DataSource dataSource, JsonMapper json, JdbcOutboxStore outbox) {
         this.jdbc = new JdbcTemplate(dataSource);
         this.outbox = outbox;
-        this.dialect = jdbc.execute((ConnectionCallback<OutboxAdministrationDialect>) OutboxAdministrationDialect::of);
+        this.database = outbox.database();
+        this.dialect = OutboxAdministrationDialect.of(database);
         this.json = json;
     }
 
@@ -81,12 +81,8 @@ public class JdbcOutboxAdministration implements OutboxAdministration {
     }
 
     private OutboxEntry toEntry(ResultSet rs, int row) throws SQLException {
-        return new OutboxEntry(JdbcOutboxStore.readMessage(rs, json), OutboxEntry.Status.valueOf(rs.getString(12)),
-                rs.getString(13), instant(rs, 14), instant(rs, 15), instant(rs, 16));
-    }
-
-    private static Instant instant(ResultSet rs, int column) throws SQLException {
-        OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
-        return value == null ? null : value.toInstant();
+        return new OutboxEntry(JdbcOutboxStore.readMessage(rs, database, json),
+                OutboxEntry.Status.valueOf(rs.getString(12)), rs.getString(13), database.instant(rs, 14),
+                database.instant(rs, 15), database.instant(rs, 16));
     }
 }

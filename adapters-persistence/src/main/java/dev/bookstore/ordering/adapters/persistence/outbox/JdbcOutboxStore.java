@@ -13,9 +13,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -28,6 +25,7 @@ import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
@@ -50,13 +48,17 @@ public class JdbcOutboxStore implements OutboxLeases, OutboxRetention, OutboxSta
     private final JdbcTemplate jdbc;
     private final WriteBehind writes;
     private final TransactionTemplate transaction;
+    private final TransactionTemplate claimTransaction;
     private final Database database;
     private final OutboxDialect dialect;
     private final JsonMapper json;
 
     public JdbcOutboxStore(DataSource dataSource, JsonMapper json) {
         this.jdbc = new JdbcTemplate(dataSource);
-        this.transaction = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+        DataSourceTransactionManager transactions = new DataSourceTransactionManager(dataSource);
+        this.transaction = new TransactionTemplate(transactions);
+        this.claimTransaction = new TransactionTemplate(transactions);
+        claimTransaction.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
         this.database = Database.of(dataSource);
         this.dialect = OutboxDialect.of(database);
         this.writes = new WriteBehind(dataSource, database);
@@ -71,7 +73,7 @@ public class JdbcOutboxStore implements OutboxLeases, OutboxRetention, OutboxSta
     void append(OutboxMessage message) {
         writes.write(dialect.insert(), dialect.id(message.id()), message.aggregateType(), message.aggregateId(),
                 message.type(), message.exchange(), message.routingKey(), message.payload(),
-                json.writeValueAsString(message.headers()), timestamp(message.occurredAt()));
+                json.writeValueAsString(message.headers()), database.timestamp(message.occurredAt()));
     }
 
     /**
@@ -86,10 +88,28 @@ public class JdbcOutboxStore implements OutboxLeases, OutboxRetention, OutboxSta
         return dialect.relayConnectionSetup();
     }
 
+    /**
+     * One statement that leases and returns the rows, or (where the dialect has {@link OutboxDialect#leaseClaimed()})
+     * a locking read and the lease of what it locked in one short {@code READ COMMITTED} transaction.
+     */
     @Override
     public List<OutboxMessage> claim(String owner, int batchSize, Duration lease, boolean ordered) {
-        List<OutboxMessage> claimed = new ArrayList<>(jdbc.query(dialect.claim(ordered), this::toMessage,
-                dialect.claimParameters(owner, batchSize, lease)));
+        Optional<String> leaseClaimed = dialect.leaseClaimed();
+        List<OutboxMessage> claimed;
+        if (leaseClaimed.isEmpty()) {
+            claimed = new ArrayList<>(jdbc.query(dialect.claim(ordered), this::toMessage,
+                    dialect.claimParameters(owner, batchSize, lease)));
+        } else {
+            claimed = claimTransaction.execute(status -> {
+                List<OutboxMessage> locked = new ArrayList<>(jdbc.query(dialect.claim(ordered), this::toMessage,
+                        dialect.claimParameters(owner, batchSize, lease)));
+                if (!locked.isEmpty()) {
+                    updateIds(leaseClaimed.get(), locked.stream().map(OutboxMessage::id).toList(), owner,
+                            lease.toMillis());
+                }
+                return locked;
+            });
+        }
         // RETURNING / OUTPUT give no order; the relay publishes in the order the rows were stored.
         claimed.sort(BY_POSITION);
         return claimed;
@@ -200,14 +220,14 @@ public class JdbcOutboxStore implements OutboxLeases, OutboxRetention, OutboxSta
     }
 
     private OutboxMessage toMessage(ResultSet rs, int row) throws SQLException {
-        return readMessage(rs, json);
+        return readMessage(rs, database, json);
     }
 
     /**
      * The message in the first eleven columns, in the order {@link OutboxDialect#claim} returns them: id,
      * aggregate_type, aggregate_id, type, exchange, routing_key, payload, headers, occurred_at, attempts, position.
      */
-    static OutboxMessage readMessage(ResultSet rs, JsonMapper json) throws SQLException {
+    static OutboxMessage readMessage(ResultSet rs, Database database, JsonMapper json) throws SQLException {
         return new OutboxMessage(
                 UUID.fromString(rs.getString(1)),
                 rs.getString(2),
@@ -217,12 +237,8 @@ public class JdbcOutboxStore implements OutboxLeases, OutboxRetention, OutboxSta
                 rs.getString(6),
                 rs.getString(7),
                 json.readValue(rs.getString(8), HEADERS),
-                rs.getObject(9, OffsetDateTime.class).toInstant(),
+                database.instant(rs, 9),
                 rs.getInt(10),
                 rs.getLong(11));
-    }
-
-    private static OffsetDateTime timestamp(Instant instant) {
-        return instant.atOffset(ZoneOffset.UTC);
     }
 }

@@ -2,9 +2,6 @@ package dev.bookstore.ordering.adapters.persistence.outbox;
 
 import dev.bookstore.ordering.adapters.persistence.Database;
 import dev.bookstore.ordering.application.outbox.admin.ReplaySelection;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.UUID;
 
@@ -13,17 +10,19 @@ import java.util.UUID;
  * {@link OutboxDialect}. Every read returns the columns {@link #COLUMNS} names, in that order.
  */
 sealed interface OutboxAdministrationDialect
-        permits PostgresOutboxAdministrationDialect, SqlServerOutboxAdministrationDialect {
+        permits PostgresOutboxAdministrationDialect, SqlServerOutboxAdministrationDialect,
+        MariaDbOutboxAdministrationDialect {
 
     /** The message's columns as the claim returns them, then its state. */
     List<String> COLUMNS = List.of("id", "aggregate_type", "aggregate_id", "type", "exchange", "routing_key",
             "payload", "headers", "occurred_at", "attempts", "position", "status", "last_error", "created_at",
             "published_at", "parked_at");
 
-    static OutboxAdministrationDialect of(Connection connection) throws SQLException {
-        return switch (Database.of(connection)) {
+    static OutboxAdministrationDialect of(Database database) {
+        return switch (database) {
             case POSTGRESQL -> new PostgresOutboxAdministrationDialect();
             case SQL_SERVER -> new SqlServerOutboxAdministrationDialect();
+            case MARIADB -> new MariaDbOutboxAdministrationDialect();
         };
     }
 
@@ -50,7 +49,7 @@ sealed interface OutboxAdministrationDialect
     Statement resendPublished(ReplaySelection selection, int limit);
 
     /**
-     * The columns of a published row made pending again, in SQL both databases speak but for their clock.
+     * The columns of a published row made pending again, in SQL every engine speaks but for its clock.
      * created_at becomes now: the pending age runs from when the row entered the line again.
      */
     static String resendAssignments(String now) {
@@ -60,11 +59,11 @@ sealed interface OutboxAdministrationDialect
     }
 
     /**
-     * The conditions of a selection, in SQL both databases speak, appended to {@code parameters} in the order of
-     * their placeholders. Only the fields given are conditions, so each shape of selection is its own statement
+     * The conditions of a selection, in SQL every engine speaks, appended to {@code parameters} (times as
+     * {@code database} binds them) in the order of their placeholders. Only the fields given are conditions, so each shape of selection is its own statement
      * with its own plan.
      */
-    static String selectionConditions(ReplaySelection selection, List<Object> parameters) {
+    static String selectionConditions(ReplaySelection selection, List<Object> parameters, Database database) {
         StringBuilder where = new StringBuilder("status = 'PUBLISHED'");
         if (selection.aggregateId() != null) {
             where.append(" AND aggregate_id = ?");
@@ -76,11 +75,11 @@ sealed interface OutboxAdministrationDialect
         }
         if (selection.from() != null) {
             where.append(" AND occurred_at >= ?");
-            parameters.add(selection.from().atOffset(ZoneOffset.UTC));
+            parameters.add(database.timestamp(selection.from()));
         }
         if (selection.to() != null) {
             where.append(" AND occurred_at < ?");
-            parameters.add(selection.to().atOffset(ZoneOffset.UTC));
+            parameters.add(database.timestamp(selection.to()));
         }
         return where.toString();
     }

@@ -13,7 +13,7 @@ import java.util.UUID;
  * is locking, how to return the claimed rows from the same statement, how to pass a list of ids as one
  * parameter. {@link JdbcOutboxStore} holds the rest.
  */
-sealed interface OutboxDialect permits PostgresOutboxDialect, SqlServerOutboxDialect {
+sealed interface OutboxDialect permits PostgresOutboxDialect, SqlServerOutboxDialect, MariaDbOutboxDialect {
 
     /**
      * The dialect of {@code database}, as {@link Database#of} tells it from the JDBC metadata of a live connection,
@@ -23,6 +23,7 @@ sealed interface OutboxDialect permits PostgresOutboxDialect, SqlServerOutboxDia
         return switch (database) {
             case POSTGRESQL -> new PostgresOutboxDialect();
             case SQL_SERVER -> new SqlServerOutboxDialect();
+            case MARIADB -> new MariaDbOutboxDialect();
         };
     }
 
@@ -37,10 +38,20 @@ sealed interface OutboxDialect permits PostgresOutboxDialect, SqlServerOutboxDia
      * One statement that leases and returns due rows, lowest position first; its parameters come from
      * {@link #claimParameters}. Returns the columns {@link JdbcOutboxStore} reads: id, aggregate_type,
      * aggregate_id, type, exchange, routing_key, payload, headers, occurred_at, attempts, position.
+     * Where {@link #leaseClaimed()} is present, it only locks and returns the rows, skipping those other relays lock.
      */
     String claim(boolean ordered);
 
     Object[] claimParameters(String owner, int batchSize, Duration lease);
+
+    /**
+     * Where the engine cannot lease and return rows in one statement (MariaDB has no {@code UPDATE ... RETURNING}):
+     * the lease of the rows {@link #claim} locked, run after it in the same short {@code READ COMMITTED}
+     * transaction. Parameters: the id list, owner, the lease in milliseconds. Empty where the claim leases itself.
+     */
+    default Optional<String> leaseClaimed() {
+        return Optional.empty();
+    }
 
     /** Parameters: the id list (see {@link #idList}), owner. */
     String markPublished();
@@ -63,7 +74,7 @@ sealed interface OutboxDialect permits PostgresOutboxDialect, SqlServerOutboxDia
     Optional<String> relayConnectionSetup();
 
     /**
-     * Ordered mode, in SQL both databases speak: the row aliased {@code m} is the unpublished row of its aggregate
+     * Ordered mode, in SQL every engine speaks: the row aliased {@code m} is the unpublished row of its aggregate
      * that the database stored first (parked rows keep their place in the line). By {@code position}, never by
      * {@code occurred_at}: that is the clock of whichever instance wrote the row.
      */
@@ -79,7 +90,7 @@ sealed interface OutboxDialect permits PostgresOutboxDialect, SqlServerOutboxDia
 
     /**
      * Adds to the count of published messages, in the transaction that marked them (on PostgreSQL within the same
-     * statement: {@link #markPublishedAndCount()}); SQL both databases speak.
+     * statement: {@link #markPublishedAndCount()}); SQL every engine speaks.
      * Parameters: how many were marked, the slot.
      */
     String COUNT_PUBLISHED = "UPDATE outbox_published_count SET published = published + ? WHERE slot = ?";

@@ -1,5 +1,6 @@
 package dev.bookstore.ordering.adapters.persistence.outbox;
 
+import dev.bookstore.ordering.adapters.persistence.Database;
 import dev.bookstore.ordering.application.outbox.admin.ReplaySelection;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +39,8 @@ final class PostgresOutboxAdministrationDialect implements OutboxAdministrationD
     @Override
     public Statement countPublished(ReplaySelection selection, int limit) {
         List<Object> parameters = new ArrayList<>();
-        String where = OutboxAdministrationDialect.selectionConditions(selection, parameters);
+        String where = OutboxAdministrationDialect.selectionConditions(selection, parameters,
+                Database.POSTGRESQL);
         parameters.add(limit + 1);
         return new Statement("SELECT count(*) FROM (SELECT 1 FROM outbox_message WHERE %s LIMIT ?) selected"
                 .formatted(where), parameters.toArray());
@@ -47,7 +49,8 @@ final class PostgresOutboxAdministrationDialect implements OutboxAdministrationD
     @Override
     public Statement resendPublished(ReplaySelection selection, int limit) {
         List<Object> parameters = new ArrayList<>();
-        String where = OutboxAdministrationDialect.selectionConditions(selection, parameters);
+        String where = OutboxAdministrationDialect.selectionConditions(selection, parameters,
+                Database.POSTGRESQL);
         parameters.add(limit);
         return new Statement("""
                 UPDATE outbox_message SET %s

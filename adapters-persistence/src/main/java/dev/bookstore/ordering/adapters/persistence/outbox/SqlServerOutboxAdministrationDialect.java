@@ -1,5 +1,6 @@
 package dev.bookstore.ordering.adapters.persistence.outbox;
 
+import dev.bookstore.ordering.adapters.persistence.Database;
 import dev.bookstore.ordering.application.outbox.admin.ReplaySelection;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +44,8 @@ final class SqlServerOutboxAdministrationDialect implements OutboxAdministration
     @Override
     public Statement countPublished(ReplaySelection selection, int limit) {
         List<Object> parameters = new ArrayList<>(List.of(limit + 1));
-        String where = OutboxAdministrationDialect.selectionConditions(selection, parameters);
+        String where = OutboxAdministrationDialect.selectionConditions(selection, parameters,
+                Database.SQL_SERVER);
         return new Statement("SELECT COUNT(*) FROM (SELECT TOP (?) id FROM outbox_message WHERE %s) selected"
                 .formatted(where), parameters.toArray());
     }
@@ -51,7 +53,8 @@ final class SqlServerOutboxAdministrationDialect implements OutboxAdministration
     @Override
     public Statement resendPublished(ReplaySelection selection, int limit) {
         List<Object> parameters = new ArrayList<>(List.of(limit));
-        String where = OutboxAdministrationDialect.selectionConditions(selection, parameters);
+        String where = OutboxAdministrationDialect.selectionConditions(selection, parameters,
+                Database.SQL_SERVER);
         return new Statement("""
                 WITH chosen AS (
                     SELECT TOP (?) * FROM outbox_message WHERE %s ORDER BY position)

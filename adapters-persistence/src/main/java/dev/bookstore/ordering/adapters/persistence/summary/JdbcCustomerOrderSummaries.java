@@ -6,7 +6,6 @@ import dev.bookstore.ordering.application.summary.CustomerOrderSummaries;
 import dev.bookstore.ordering.application.summary.CustomerOrderSummary;
 import dev.bookstore.ordering.domain.order.CustomerId;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -24,10 +23,11 @@ public class JdbcCustomerOrderSummaries implements CustomerOrderSummaries {
 
     private final JdbcTemplate jdbc;
     private final WriteBehind writes;
+    private final Database database;
     private final SummaryDialect sql;
 
     public JdbcCustomerOrderSummaries(DataSource dataSource) {
-        Database database = Database.of(dataSource);
+        this.database = Database.of(dataSource);
         this.jdbc = new JdbcTemplate(dataSource);
         this.writes = new WriteBehind(dataSource, database);
         this.sql = SummaryDialect.of(database);
@@ -68,7 +68,7 @@ public class JdbcCustomerOrderSummaries implements CustomerOrderSummaries {
         writes.flush();
         List<CustomerOrderSummary> rows = jdbc.query(SummaryDialect.FIND, (rs, row) -> new CustomerOrderSummary(
                 customer, rs.getLong(1), rs.getLong(2),
-                Optional.ofNullable(rs.getObject(3, OffsetDateTime.class)).map(OffsetDateTime::toInstant)),
+                Optional.ofNullable(database.instant(rs, 3))),
                 sql.id(customer.value()));
         return rows.stream().findFirst();
     }

@@ -2,7 +2,6 @@ package dev.bookstore.ordering.adapters.persistence.summary;
 
 import dev.bookstore.ordering.adapters.persistence.Database;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Optional;
 import java.util.UUID;
@@ -12,12 +11,13 @@ import java.util.UUID;
  * ({@code customer_order_summary_event}) on one engine. Every write is one statement that neither reads first nor
  * loses a concurrent update: an upsert of the counter, an insert-if-absent of the id.
  */
-sealed interface SummaryDialect permits PostgresSummaryDialect, SqlServerSummaryDialect {
+sealed interface SummaryDialect permits PostgresSummaryDialect, SqlServerSummaryDialect, MariaDbSummaryDialect {
 
     static SummaryDialect of(Database database) {
         return switch (database) {
             case POSTGRESQL -> new PostgresSummaryDialect();
             case SQL_SERVER -> new SqlServerSummaryDialect();
+            case MARIADB -> new MariaDbSummaryDialect();
         };
     }
 
@@ -34,7 +34,7 @@ sealed interface SummaryDialect permits PostgresSummaryDialect, SqlServerSummary
     String addPlaced();
 
     default Object[] addPlacedParameters(UUID customer, Instant placedAt) {
-        return new Object[] {id(customer), OffsetDateTime.ofInstant(placedAt, ZoneOffset.UTC)};
+        return new Object[] {id(customer), placedAt.atOffset(ZoneOffset.UTC)};
     }
 
     String addCancelled();

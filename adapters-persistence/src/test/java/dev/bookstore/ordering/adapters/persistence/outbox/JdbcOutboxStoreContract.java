@@ -10,11 +10,11 @@ import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.admin.OutboxStats;
 import dev.bookstore.ordering.application.outbox.relay.DeliveryFailure;
 import dev.bookstore.ordering.application.testing.OutboxStoreContract;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.time.temporal.ChronoField;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -72,7 +72,7 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract<JdbcOutboxSto
     /** What {@link JdbcOutboxStore#database()} must report for this database. */
     protected abstract Database expectedDatabase();
 
-    /** A query of one row and column: the database's current time, as a timestamp with time zone. */
+    /** A query of one row and column: the database's current time, as {@link Database#instant} reads it. */
     protected abstract String databaseNowQuery();
 
     /**
@@ -103,10 +103,7 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract<JdbcOutboxSto
         List<Object[]> shifted = jdbc.query("""
                 SELECT LOWER(CAST(id AS varchar(36))), created_at, next_attempt_at, claimed_until, published_at
                   FROM outbox_message""", (rs, n) -> new Object[] {
-                earlier(rs.getObject(2, OffsetDateTime.class), duration),
-                earlier(rs.getObject(3, OffsetDateTime.class), duration),
-                earlier(rs.getObject(4, OffsetDateTime.class), duration),
-                earlier(rs.getObject(5, OffsetDateTime.class), duration),
+                earlier(rs, 2, duration), earlier(rs, 3, duration), earlier(rs, 4, duration), earlier(rs, 5, duration),
                 rs.getString(1)});
         for (Object[] row : shifted) {
             jdbc.update("""
@@ -115,9 +112,14 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract<JdbcOutboxSto
         }
     }
 
-    private static SqlParameterValue earlier(OffsetDateTime timestamp, Duration duration) {
-        return new SqlParameterValue(Types.TIMESTAMP_WITH_TIMEZONE,
-                timestamp == null ? null : timestamp.minus(duration));
+    /** The time in the column, {@code duration} earlier, bound as the database binds times (a null typed). */
+    private Object earlier(ResultSet rs, int column, Duration duration) throws SQLException {
+        Instant timestamp = expectedDatabase().instant(rs, column);
+        if (timestamp != null) {
+            return expectedDatabase().timestamp(timestamp.minus(duration));
+        }
+        return new SqlParameterValue(expectedDatabase() == Database.MARIADB ? Types.TIMESTAMP
+                : Types.TIMESTAMP_WITH_TIMEZONE, null);
     }
 
     @BeforeEach
@@ -397,7 +399,7 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract<JdbcOutboxSto
         store.claim("relay-a", 5, LEASE, false);
         store.markPublished("relay-a", old);
         jdbc.update("UPDATE outbox_message SET published_at = ? WHERE published_at IS NOT NULL",
-                OffsetDateTime.now(ZoneOffset.UTC).minusDays(2));
+                expectedDatabase().timestamp(Instant.now().minus(Duration.ofDays(2))));
         List<UUID> recent = appendMessages(2);
         store.claim("relay-a", 2, LEASE, false);
         store.markPublished("relay-a", recent);
@@ -459,7 +461,7 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract<JdbcOutboxSto
         // marking again (the owner no longer holds the lease) changes nothing and counts nothing
         store.markPublished("relay-a", ids);
         jdbc.update("UPDATE outbox_message SET published_at = ? WHERE published_at IS NOT NULL",
-                OffsetDateTime.now(ZoneOffset.UTC).minusDays(2));
+                expectedDatabase().timestamp(Instant.now().minus(Duration.ofDays(2))));
 
         assertThat(store.deletePublishedOlderThan(Duration.ofDays(1), 10)).isEqualTo(4);
 
@@ -482,7 +484,7 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract<JdbcOutboxSto
     }
 
     private Instant databaseNow() {
-        return jdbc.queryForObject(databaseNowQuery(), (rs, n) -> rs.getObject(1, OffsetDateTime.class).toInstant());
+        return jdbc.queryForObject(databaseNowQuery(), (rs, n) -> expectedDatabase().instant(rs, 1));
     }
 
     private UUID append(OutboxMessage message) {
@@ -509,12 +511,8 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract<JdbcOutboxSto
         return jdbc.queryForObject("""
                 SELECT status, attempts, last_error, next_attempt_at, claimed_by, published_at FROM outbox_message
                  WHERE LOWER(CAST(id AS varchar(36))) = ?""", (rs, n) -> new Row(
-                rs.getString(1), rs.getInt(2), rs.getString(3), instant(rs.getObject(4, OffsetDateTime.class)),
-                rs.getString(5), instant(rs.getObject(6, OffsetDateTime.class))), id.toString());
-    }
-
-    private static Instant instant(OffsetDateTime timestamp) {
-        return timestamp == null ? null : timestamp.toInstant();
+                rs.getString(1), rs.getInt(2), rs.getString(3), expectedDatabase().instant(rs, 4),
+                rs.getString(5), expectedDatabase().instant(rs, 6)), id.toString());
     }
 
     private record Row(String status, int attempts, String lastError, Instant nextAttemptAt, String claimedBy,

@@ -2,6 +2,7 @@ package dev.bookstore.ordering.adapters.persistence.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -29,7 +30,7 @@ class PostgresOutboxMigrationIT {
     private static final MigrationVersion POSITION = MigrationVersion.fromVersion("5");
     private static final Instant T0 = Instant.parse("2026-01-01T10:00:00Z");
 
-    private TestPostgres.Database database;
+    private TestDatabase database;
     private JdbcTemplate jdbc;
 
     @BeforeEach

@@ -2,6 +2,7 @@ package dev.bookstore.ordering.adapters.persistence.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
@@ -18,7 +19,7 @@ class PostgresOutboxNotifierIT {
 
     private static final Duration INTERVAL = Duration.ofSeconds(1);
 
-    private TestPostgres.Database database;
+    private TestDatabase database;
     private PostgresOutboxNotifications otherInstance;
     private PostgresOutboxNotifier notifier;
 

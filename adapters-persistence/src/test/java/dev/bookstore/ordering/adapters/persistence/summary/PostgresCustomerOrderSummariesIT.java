@@ -2,6 +2,7 @@ package dev.bookstore.ordering.adapters.persistence.summary;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import dev.bookstore.ordering.application.summary.CustomerOrderSummary;
 import dev.bookstore.ordering.domain.order.CustomerId;
@@ -19,7 +20,7 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
  */
 class PostgresCustomerOrderSummariesIT {
 
-    private static TestPostgres.Database database;
+    private static TestDatabase database;
     private static JdbcCustomerOrderSummaries summaries;
     private static JdbcTemplate jdbc;
 

@@ -29,18 +29,10 @@ public final class TestPostgres {
     private TestPostgres() {
     }
 
-    /** Connection settings of a fresh, empty database. */
-    public record Database(String url, String username, String password, String name) {
-
-        public Connection connect() throws SQLException {
-            return DriverManager.getConnection(url, username, password);
-        }
-    }
-
     private record Server(String baseUrl, String username, String password, String description) {
     }
 
-    public static synchronized Database newDatabase() {
+    public static synchronized TestDatabase newDatabase() {
         Server found = server();
         String name = "ordering_it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16)
                 .toLowerCase(Locale.ROOT);
@@ -50,30 +42,30 @@ public final class TestPostgres {
         } catch (SQLException e) {
             throw new IllegalStateException("Cannot create test database on " + found.description(), e);
         }
-        return new Database(found.baseUrl() + name, found.username(), found.password(), name);
+        return new TestDatabase(found.baseUrl() + name, found.username(), found.password(), name);
     }
 
     /** A fresh database with the service's PostgreSQL schema, as Flyway migrates it at start. */
-    public static Database newMigratedDatabase() {
-        Database database = newDatabase();
+    public static TestDatabase newMigratedDatabase() {
+        TestDatabase database = newDatabase();
         Flyway.configure().dataSource(database.url(), database.username(), database.password())
                 .locations("classpath:db/migration/postgresql").load().migrate();
         return database;
     }
 
     /** A database of one test class and a connection pool on it; closing closes the pool and drops the database. */
-    public record PooledDatabase(Database database, HikariDataSource dataSource) implements AutoCloseable {
+    public record PooledDatabase(TestDatabase database, HikariDataSource dataSource) implements AutoCloseable {
 
         @Override
         public void close() {
             dataSource.close();
-            drop(database);
+            database.drop();
         }
     }
 
     /** A fresh database with the service's PostgreSQL schema and a pool of at most {@code size} connections. */
     public static PooledDatabase newMigratedPool(String poolName, int size) {
-        Database database = newMigratedDatabase();
+        TestDatabase database = newMigratedDatabase();
         return new PooledDatabase(database, pool(database.url(), database.username(), database.password(),
                 poolName, size));
     }
@@ -90,7 +82,7 @@ public final class TestPostgres {
     }
 
     /** Drops a database made by {@link #newDatabase()}, closing whatever connections are still open on it. */
-    public static synchronized void drop(Database database) {
+    public static synchronized void drop(TestDatabase database) {
         Server found = server();
         try (Connection admin = DriverManager.getConnection(found.baseUrl() + "postgres", found.username(),
                 found.password()); Statement statement = admin.createStatement()) {

@@ -1,0 +1,44 @@
+package dev.bookstore.ordering.adapters.persistence.idempotency;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.bookstore.ordering.adapters.persistence.testing.TestMariaDb;
+import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/** The idempotency key contract on a real MariaDB, in a database of its own made for this class. */
+class MariaDbIdempotencyKeysIT extends JdbcIdempotencyKeysContract {
+
+    private static TestPostgres.PooledDatabase database;
+    private static HikariDataSource dataSource;
+
+    @BeforeAll
+    static void createDatabase() {
+        database = TestMariaDb.newMigratedPool("idempotency-contract", 4);
+        dataSource = database.dataSource();
+    }
+
+    @AfterAll
+    static void dropDatabase() {
+        if (database != null) {
+            database.close();
+        }
+    }
+
+    @Override
+    protected DataSource dataSource() {
+        return dataSource;
+    }
+
+    @Override
+    protected String backdateStatement() {
+        return "UPDATE idempotency_key SET created_at = created_at - INTERVAL ? SECOND "
+                + "WHERE customer_id = ? AND idempotency_key = ?";
+    }
+
+    @Override
+    protected String lockRowStatement() {
+        return "SELECT 1 FROM idempotency_key WHERE customer_id = ? AND idempotency_key = ? FOR UPDATE";
+    }
+}
