@@ -2,9 +2,11 @@ package dev.bookstore.ordering.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
 import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
+import dev.bookstore.ordering.adapters.persistence.testing.TestEngine;
 import dev.bookstore.ordering.bootstrap.relay.OutboxRelayWorkers;
 import dev.bookstore.ordering.testing.TcpProxy;
 import java.time.Duration;
@@ -23,6 +25,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.Queue;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
@@ -31,10 +36,15 @@ import org.springframework.amqp.rabbit.core.RabbitTemplate;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * The relay end to end, against the real PostgreSQL and RabbitMQ: several instances on one database, a broker
+ * The relay end to end, on each engine (PostgreSQL, MariaDB) and the real RabbitMQ: several instances on one database, a broker
  * outage made with a TCP proxy (the machine's broker is never stopped), a poison message, a crashed relay.
  */
+@ParameterizedClass(name = "on {0}")
+@EnumSource(TestEngine.class)
 class OutboxRelayIT {
+
+    @Parameter
+    TestEngine engine;
 
     private final List<ServiceInstance> instances = new ArrayList<>();
     private OutboxTestBed bed;
@@ -50,7 +60,7 @@ class OutboxRelayIT {
 
     @BeforeEach
     void freshDatabaseExchangeAndQueue() {
-        bed = OutboxTestBed.create();
+        bed = OutboxTestBed.create(engine);
         database = bed.database();
         jdbc = bed.jdbc();
         broker = bed.broker();
@@ -88,7 +98,8 @@ class OutboxRelayIT {
     }
 
     private Set<String> outboxIds(String where) {
-        return Set.copyOf(jdbc.queryForList("SELECT id::text FROM outbox_message WHERE " + where, String.class));
+        return Set.copyOf(jdbc.queryForList("SELECT LOWER(CAST(id AS varchar(36))) FROM outbox_message WHERE "
+                + where, String.class));
     }
 
     private String placeOrder(ServiceInstance instance) {
@@ -126,8 +137,8 @@ class OutboxRelayIT {
         assertThat(receivedIds).hasSize(orders).doesNotHaveDuplicates();
         assertThat(Set.copyOf(receivedIds)).isEqualTo(outboxIds("true"));
         received.values().forEach(message -> assertThat(message.getMessageProperties().getCorrelationId())
-                .isEqualTo(jdbc.queryForObject("SELECT aggregate_id FROM outbox_message WHERE id = ?::uuid",
-                        String.class, message.getMessageProperties().getMessageId())));
+                .isEqualTo(jdbc.queryForObject("SELECT aggregate_id FROM outbox_message WHERE id = ?",
+                        String.class, id(message.getMessageProperties().getMessageId()))));
         assertThat(first.publishedByThisInstance() + second.publishedByThisInstance()).isEqualTo(orders);
         System.out.printf("two instances: first published %d, second published %d%n",
                 first.publishedByThisInstance(), second.publishedByThisInstance());
@@ -176,7 +187,7 @@ class OutboxRelayIT {
             }
             // After the round that found the broker away, nothing is claimed (no lease to wait out, no attempt).
             await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() ->
-                    outboxIds("claimed_by IS NOT NULL OR attempts > 0 OR next_attempt_at > now()").isEmpty()
+                    outboxIds("claimed_by IS NOT NULL OR attempts > 0 OR next_attempt_at > " + engine.now()).isEmpty()
                             && drainQueue() == 0);
 
             Instant restored = Instant.now();
@@ -199,21 +210,16 @@ class OutboxRelayIT {
                 "ordering.outbox.backoff-initial", "200ms",
                 "ordering.outbox.backoff-max", "400ms"));
         UUID poison = UUID.randomUUID();
-        jdbc.update("""
-                INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload,
-                                            occurred_at)
-                VALUES (?::uuid, 'order', ?, 'bookstore.order-placed.v1', ?, 'order.placed', '{}'::jsonb,
-                        now() - interval '1 minute')""",
-                poison.toString(), UUID.randomUUID().toString(), "missing-exchange-" + UUID.randomUUID());
+        insertMinuteOld(poison, "missing-exchange-" + UUID.randomUUID(), "order.placed");
 
         List<String> healthy = List.of(placeOrder(instance), placeOrder(instance), placeOrder(instance));
 
         await().atMost(Duration.ofSeconds(20)).until(() -> drainQueue() == healthy.size());
         await().atMost(Duration.ofSeconds(20)).until(() ->
-                "PARKED".equals(jdbc.queryForObject("SELECT status FROM outbox_message WHERE id = ?::uuid",
-                        String.class, poison.toString())));
+                "PARKED".equals(jdbc.queryForObject("SELECT status FROM outbox_message WHERE id = ?",
+                        String.class, id(poison))));
         Map<String, Object> parked = jdbc.queryForMap(
-                "SELECT attempts, last_error FROM outbox_message WHERE id = ?::uuid", poison.toString());
+                "SELECT attempts, last_error FROM outbox_message WHERE id = ?", id(poison));
         assertThat(parked.get("attempts")).isEqualTo(3);
         assertThat((String) parked.get("last_error")).isNotBlank();
         assertThat(receivedIds).doesNotContain(poison.toString());
@@ -239,25 +245,27 @@ class OutboxRelayIT {
         jdbc.update("""
                 INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload,
                                             headers, occurred_at)
-                SELECT gen_random_uuid(), 'order', 'agg-' || g, 'bookstore.order-placed.v1', ?, 'order.placed',
-                       '{}'::jsonb,
-                       CASE WHEN g = 5 THEN '{"CC": "not-an-array"}'::jsonb ELSE '{}'::jsonb END,
-                       now() - interval '1 minute' + g * interval '1 millisecond'
-                FROM generate_series(1, 10) AS g""", exchange);
-        String poison = jdbc.queryForObject("SELECT id::text FROM outbox_message WHERE aggregate_id = 'agg-5'",
+                SELECT %s, 'order', CONCAT('agg-', g), 'bookstore.order-placed.v1', ?, 'order.placed', %s,
+                       CASE WHEN g = 5 THEN %s ELSE %s END, %s
+                FROM %s""".formatted(engine.randomUuid(), engine.json("'{}'"),
+                engine.json("'{\"CC\": \"not-an-array\"}'"), engine.json("'{}'"),
+                engine.plusMillis(engine.now(), "g - 60000"), engine.series(10)),
+                exchange);
+        String poison = jdbc.queryForObject(
+                "SELECT LOWER(CAST(id AS varchar(36))) FROM outbox_message WHERE aggregate_id = 'agg-5'",
                 String.class);
 
         await().atMost(Duration.ofSeconds(30)).until(() ->
-                "PARKED".equals(jdbc.queryForObject("SELECT status FROM outbox_message WHERE id = ?::uuid",
-                        String.class, poison)));
+                "PARKED".equals(jdbc.queryForObject("SELECT status FROM outbox_message WHERE id = ?",
+                        String.class, id(poison))));
         await().atMost(Duration.ofSeconds(20)).until(() -> outboxIds("status = 'PUBLISHED'").size() == 9);
 
         Map<String, Object> parked = jdbc.queryForMap(
-                "SELECT attempts, last_error FROM outbox_message WHERE id = ?::uuid", poison);
+                "SELECT attempts, last_error FROM outbox_message WHERE id = ?", id(poison));
         assertThat(parked.get("attempts")).isEqualTo(2);
         assertThat((String) parked.get("last_error")).startsWith("CHANNEL_CLOSED").contains("406");
-        assertThat(jdbc.queryForObject("SELECT max(attempts) FROM outbox_message WHERE id <> ?::uuid",
-                Integer.class, poison)).isZero();
+        assertThat(jdbc.queryForObject("SELECT max(attempts) FROM outbox_message WHERE id <> ?",
+                Integer.class, id(poison))).isZero();
         await().atMost(Duration.ofSeconds(10)).until(() -> Set.copyOf(receivedIdsAfterDrain()).size() == 9);
         assertThat(Set.copyOf(receivedIds)).isEqualTo(outboxIds("status = 'PUBLISHED'"))
                 .doesNotContain(poison);
@@ -270,19 +278,14 @@ class OutboxRelayIT {
                 "ordering.outbox.unroutable", "park",
                 "ordering.outbox.max-attempts", "10"));
         UUID unroutable = UUID.randomUUID();
-        jdbc.update("""
-                INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload,
-                                            occurred_at)
-                VALUES (?::uuid, 'order', ?, 'bookstore.order-placed.v1', ?, 'nobody.listens', '{}'::jsonb,
-                        now() - interval '1 minute')""",
-                unroutable.toString(), UUID.randomUUID().toString(), exchange);
+        insertMinuteOld(unroutable, exchange, "nobody.listens");
         String order = placeOrder(instance);
 
         await().atMost(Duration.ofSeconds(20)).until(() ->
-                "PARKED".equals(jdbc.queryForObject("SELECT status FROM outbox_message WHERE id = ?::uuid",
-                        String.class, unroutable.toString())));
+                "PARKED".equals(jdbc.queryForObject("SELECT status FROM outbox_message WHERE id = ?",
+                        String.class, id(unroutable))));
         Map<String, Object> parked = jdbc.queryForMap(
-                "SELECT attempts, last_error FROM outbox_message WHERE id = ?::uuid", unroutable.toString());
+                "SELECT attempts, last_error FROM outbox_message WHERE id = ?", id(unroutable));
         assertThat(parked.get("attempts")).isEqualTo(1);
         assertThat((String) parked.get("last_error")).startsWith("RETURNED").contains("NO_ROUTE")
                 .contains("nobody.listens");
@@ -306,9 +309,10 @@ class OutboxRelayIT {
             jdbc.update("""
                     INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key,
                                                 payload, occurred_at)
-                    SELECT gen_random_uuid(), 'order', gen_random_uuid()::text, 'bookstore.order-placed.v1', ?,
-                           'order.placed', '{"orderId":"x"}'::jsonb, now()
-                    FROM generate_series(1, ?)""", exchange, backlog);
+                    SELECT %1$s, 'order', CAST(%1$s AS varchar(36)), 'bookstore.order-placed.v1', ?,
+                           'order.placed', %2$s, %3$s
+                    FROM %4$s""".formatted(engine.randomUuid(), engine.json("'{\"orderId\":\"x\"}'"), engine.now(),
+                    engine.series(backlog)), exchange);
             workers.start();
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(10))
                     .until(() -> count("status = 'PUBLISHED'") > 0);
@@ -351,12 +355,7 @@ class OutboxRelayIT {
             UUID id = UUID.randomUUID();
             ids.add(id.toString());
             // As a relay leaves them when it dies between claim and outcome: leased, unpublished.
-            jdbc.update("""
-                    INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key,
-                                                payload, occurred_at, claimed_by, claimed_until)
-                    VALUES (?::uuid, 'order', ?, 'bookstore.order-placed.v1', ?, 'order.placed',
-                            '{"orderId":"x"}'::jsonb, now(), 'crashed-relay', now() + interval '5 seconds')""",
-                    id.toString(), UUID.randomUUID().toString(), exchange);
+            insertLeasedByACrashedRelay(id, 5_000);
         }
 
 
@@ -373,18 +372,14 @@ class OutboxRelayIT {
         start(broker.port(), Map.of("ordering.outbox.poll-interval", "1h",
                 "ordering.outbox.poll-interval-when-notified", "1h", "ordering.outbox.stats.refresh-interval", "5s"));
         UUID id = UUID.randomUUID();
-        jdbc.update("""
-                INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key,
-                                            payload, occurred_at, claimed_by, claimed_until)
-                VALUES (?, 'order', ?, 'bookstore.order-placed.v1', ?, 'order.placed',
-                        '{"orderId":"x"}'::jsonb, now(), 'crashed-relay', now() + interval '5.5 seconds')""",
-                id, UUID.randomUUID().toString(), exchange);
+        insertLeasedByACrashedRelay(id, 5_500);
 
         await().atMost(Duration.ofSeconds(20)).until(() -> drainQueue() == 1);
-        double afterLeaseEnd = jdbc.queryForObject("""
-                SELECT EXTRACT(EPOCH FROM published_at - (created_at + interval '5.5 seconds'))
-                  FROM outbox_message WHERE id = ?""", Double.class, id);
-        assertThat(afterLeaseEnd).as("seconds from the lease end to the publication").isBetween(0.0, 1.0);
+        Duration afterLeaseEnd = jdbc.queryForObject("SELECT created_at, published_at FROM outbox_message WHERE id = ?",
+                (rs, row) -> Duration.between(engine.database().instant(rs, 1).plusMillis(5_500),
+                        engine.database().instant(rs, 2)), id(id));
+        assertThat(afterLeaseEnd).as("from the lease end to the publication")
+                .isBetween(Duration.ZERO, Duration.ofSeconds(1));
     }
 
     @Test
@@ -400,6 +395,7 @@ class OutboxRelayIT {
 
     @Test
     void aCommitOnOneInstanceWakesTheRelayOfAnotherThroughPostgresNotify() {
+        assumeTrue(engine == TestEngine.POSTGRESQL, "NOTIFY is PostgreSQL's; elsewhere the poll wakes other relays");
         ServiceInstance apiOnly = start(broker.port(), Map.of("ordering.outbox.enabled", "false"));
         start(broker.port(), Map.of("ordering.outbox.poll-interval", "1h"));
         await().atMost(Duration.ofSeconds(10)).until(() -> jdbc.queryForObject(
@@ -410,5 +406,31 @@ class OutboxRelayIT {
 
         await().atMost(Duration.ofSeconds(10)).until(() -> drainQueue() == 1);
         assertThat(received.values().iterator().next().getMessageProperties().getCorrelationId()).isEqualTo(orderId);
+    }
+
+    /** An id as a statement parameter on this engine. */
+    private Object id(Object id) {
+        return engine.database().id(id instanceof UUID uuid ? uuid : UUID.fromString(id.toString()));
+    }
+
+    /** A row stored a minute ago, due, for {@code exchange} and {@code routingKey}, with an empty payload. */
+    private void insertMinuteOld(UUID id, String exchange, String routingKey) {
+        jdbc.update("""
+                INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload,
+                                            occurred_at)
+                VALUES (?, 'order', ?, 'bookstore.order-placed.v1', ?, ?, %s, %s)"""
+                .formatted(engine.json("'{}'"), engine.plusMillis(engine.now(), -60_000)),
+                id(id), UUID.randomUUID().toString(), exchange, routingKey);
+    }
+
+    /** A row as a relay leaves it when it dies between claim and outcome: leased for {@code leaseMillis}. */
+    private void insertLeasedByACrashedRelay(UUID id, long leaseMillis) {
+        jdbc.update("""
+                INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key,
+                                            payload, occurred_at, claimed_by, claimed_until)
+                VALUES (?, 'order', ?, 'bookstore.order-placed.v1', ?, 'order.placed', %s, %s, 'crashed-relay', %s)"""
+                .formatted(engine.json("'{\"orderId\":\"x\"}'"), engine.now(),
+                        engine.plusMillis(engine.now(), leaseMillis)),
+                id(id), UUID.randomUUID().toString(), exchange);
     }
 }

@@ -1,7 +1,7 @@
 package dev.bookstore.ordering.bootstrap;
 
 import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
-import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
+import dev.bookstore.ordering.adapters.persistence.testing.TestEngine;
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
 import org.springframework.amqp.core.AnonymousQueue;
 import org.springframework.amqp.core.BindingBuilder;
@@ -13,7 +13,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
- * What the ITs that start a service with its relay need around it: a database of their own on the real PostgreSQL,
+ * What the ITs that start a service with its relay need around it: a database of their own on the real PostgreSQL (or MariaDB),
  * a durable topic exchange of their own on the real RabbitMQ and a queue bound to it with {@code order.#}, plus the
  * connections a test uses to look at both. {@link #close()} removes all of it.
  */
@@ -22,7 +22,11 @@ record OutboxTestBed(TestDatabase database, JdbcTemplate jdbc, TestRabbit.Broker
         implements AutoCloseable {
 
     static OutboxTestBed create() {
-        TestDatabase database = TestPostgres.newDatabase();
+        return create(TestEngine.POSTGRESQL);
+    }
+
+    static OutboxTestBed create(TestEngine engine) {
+        TestDatabase database = engine.newDatabase();
         JdbcTemplate jdbc = new JdbcTemplate(new DriverManagerDataSource(database.url(), database.username(),
                 database.password()));
         TestRabbit.Broker broker = TestRabbit.broker();
@@ -42,6 +46,6 @@ record OutboxTestBed(TestDatabase database, JdbcTemplate jdbc, TestRabbit.Broker
         admin.deleteQueue(queue.getName());
         admin.deleteExchange(exchange);
         consumerConnection.destroy();
-        TestPostgres.drop(database);
+        database.drop();
     }
 }

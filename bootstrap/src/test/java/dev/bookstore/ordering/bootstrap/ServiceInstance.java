@@ -2,6 +2,7 @@ package dev.bookstore.ordering.bootstrap;
 
 import dev.bookstore.ordering.OrderingApplication;
 import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
+import dev.bookstore.ordering.adapters.persistence.testing.TestEngine;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -39,7 +40,7 @@ final class ServiceInstance implements AutoCloseable {
         String[] args = properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
                 .toArray(String[]::new);
         ConfigurableApplicationContext context = new SpringApplicationBuilder(OrderingApplication.class)
-                .profiles("postgres")
+                .profiles(database.mariaDb() ? TestEngine.MARIADB.profile() : TestEngine.POSTGRESQL.profile())
                 .run(args);
         return new ServiceInstance(context);
     }

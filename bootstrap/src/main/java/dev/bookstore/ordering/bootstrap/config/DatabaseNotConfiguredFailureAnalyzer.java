@@ -23,7 +23,7 @@ class DatabaseNotConfiguredFailureAnalyzer implements FailureAnalyzer, Ordered {
 
     static final String DESCRIPTION = """
             No database is configured: %s is not set. The service keeps its orders and its outbox in PostgreSQL \
-            (or SQL Server), and starts no database of its own.""".formatted(URL_PROPERTY);
+            (or MariaDB, or SQL Server), and starts no database of its own.""".formatted(URL_PROPERTY);
 
     static final String ACTION = """
             Name the database, as arguments or as environment variables (SPRING_DATASOURCE_URL, \
@@ -33,7 +33,7 @@ class DatabaseNotConfiguredFailureAnalyzer implements FailureAnalyzer, Ordered {
             --spring.datasource.username=<user> --spring.datasource.password=<password>
 
             or start with --spring.profiles.active=postgres for jdbc:postgresql://localhost:5432/ordering (user \
-            postgres). RabbitMQ is spring.rabbitmq.host, .port, .username and .password (default localhost:5672, \
+            postgres), or mariadb for jdbc:mariadb://localhost:3306/ordering (user root). RabbitMQ is spring.rabbitmq.host, .port, .username and .password (default localhost:5672, \
             guest/guest).
 
             To try the service out on your machine instead, with an embedded PostgreSQL and AMQP broker, run this \
