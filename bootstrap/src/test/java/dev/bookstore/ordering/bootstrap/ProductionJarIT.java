@@ -1,25 +1,41 @@
 package dev.bookstore.ordering.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
 import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
+import dev.bookstore.ordering.adapters.persistence.testing.TestMariaDb;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.amqp.core.AnonymousQueue;
+import org.springframework.amqp.core.BindingBuilder;
+import org.springframework.amqp.core.Message;
+import org.springframework.amqp.core.Queue;
+import org.springframework.amqp.core.TopicExchange;
+import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
+import org.springframework.amqp.rabbit.core.RabbitAdmin;
+import org.springframework.amqp.rabbit.core.RabbitTemplate;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
  * The jar that {@code package} builds, as it is deployed: it holds nothing of the try-out run nor of the consumer
  * side's inbox, and started with no database, or with no audience for its bearer tokens, it stops at once with one
- * message that says what to configure.
+ * message that says what to configure; on MariaDB it needs no more than the database's URL and user.
  */
 class ProductionJarIT {
 
@@ -82,18 +98,68 @@ class ProductionJarIT {
         assertThat(output).doesNotContain("No database is configured", "Started OrderingApplication");
     }
 
+    /**
+     * A team switching to MariaDB names its database and user, nothing else about it: the jar tells the engine from
+     * the connection, migrates MariaDB's schema, takes an order and publishes it.
+     */
+    @Test
+    void startedOnMariaDbWithOnlyADatabaseUrlAndUserItMigratesTakesAnOrderAndPublishesIt() throws Exception {
+        TestDatabase database = TestMariaDb.newDatabase();
+        TestRabbit.Broker broker = TestRabbit.broker();
+        CachingConnectionFactory consumerConnection = broker.connectionFactory();
+        RabbitAdmin admin = new RabbitAdmin(consumerConnection);
+        String exchange = TestRabbit.uniqueExchange();
+        Queue queue = new AnonymousQueue();
+        admin.declareExchange(new TopicExchange(exchange, true, false));
+        admin.declareQueue(queue);
+        admin.declareBinding(BindingBuilder.bind(queue).to(new TopicExchange(exchange)).with("order.#"));
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        Process service = start("--server.port=" + port, "--spring.datasource.url=" + database.url(),
+                "--spring.datasource.username=" + database.username(),
+                "--spring.rabbitmq.host=" + broker.host(), "--spring.rabbitmq.port=" + broker.port(),
+                "--spring.rabbitmq.username=" + broker.username(), "--spring.rabbitmq.password=" + broker.password(),
+                "--ordering.outbox.exchange=" + exchange,
+                "--" + TestTokens.PUBLIC_KEY_PROPERTY + "=" + TestTokens.publicKeyLocation(),
+                "--" + TestTokens.AUDIENCES_PROPERTY + "=" + TestTokens.AUDIENCE);
+        try {
+            HttpJson http = new HttpJson(port);
+            await().atMost(Duration.ofMinutes(2)).ignoreExceptions().until(() ->
+                    http.anonymous().get("/actuator/health/readiness").status() == 200);
+
+            HttpJson.Response placed = http.postJson("/orders", HttpJson.orderJson(UUID.randomUUID().toString(), 2));
+
+            assertThat(placed.status()).as(placed.body()).isEqualTo(201);
+            String orderId = placed.json().get("id").asString();
+            JdbcTemplate jdbc = new JdbcTemplate(new DriverManagerDataSource(database.url(), database.username(),
+                    database.password()));
+            assertThat(jdbc.queryForObject("SELECT MAX(version) FROM flyway_schema_history", String.class))
+                    .isEqualTo("7");
+            await().atMost(Duration.ofSeconds(30)).until(() -> "PUBLISHED".equals(jdbc.queryForObject(
+                    "SELECT status FROM outbox_message WHERE aggregate_id = ?", String.class, orderId)));
+            Message message = new RabbitTemplate(consumerConnection).receive(queue.getName(), 10_000);
+            assertThat(message).isNotNull();
+            assertThat(message.getMessageProperties().getCorrelationId()).isEqualTo(orderId);
+            assertThat(message.getMessageProperties().getMessageId()).isEqualTo(jdbc.queryForObject(
+                    "SELECT LOWER(CAST(id AS varchar(36))) FROM outbox_message WHERE aggregate_id = ?", String.class,
+                    orderId));
+        } finally {
+            service.destroy();
+            service.waitFor(30, TimeUnit.SECONDS);
+            database.drop();
+            admin.deleteQueue(queue.getName());
+            admin.deleteExchange(exchange);
+            consumerConnection.destroy();
+        }
+        String output = Files.readString(workingDirectory.resolve("output.log"), StandardCharsets.UTF_8);
+        assertThat(output).contains("Started OrderingApplication").doesNotContain("APPLICATION FAILED TO START");
+    }
+
     /** Starts the jar with these arguments and waits for it to stop, as it must: its output, one failure in it. */
     private String startToFailure(String... arguments) throws Exception {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new ArrayList<>(List.of(java, "-jar", jar().toAbsolutePath().toString()));
-        command.addAll(List.of(arguments));
-        ProcessBuilder builder = new ProcessBuilder(command)
-                .directory(workingDirectory.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(workingDirectory.resolve("output.log").toFile());
-        // as on a machine where nothing else is configured
-        builder.environment().keySet().removeIf(name -> name.startsWith("SPRING_"));
-        Process service = builder.start();
+        Process service = start(arguments);
 
         boolean stopped = service.waitFor(3, TimeUnit.MINUTES);
         if (!stopped) {
@@ -105,6 +171,20 @@ class ProductionJarIT {
         assertThat(service.exitValue()).as(output).isNotZero();
         assertThat(output.split("APPLICATION FAILED TO START", -1)).as(output).hasSize(2);
         return output;
+    }
+
+    /** Starts the jar with these arguments, its output into {@code output.log}, as on an unconfigured machine. */
+    private Process start(String... arguments) throws IOException {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> command = new ArrayList<>(List.of(java, "-jar", jar().toAbsolutePath().toString()));
+        command.addAll(List.of(arguments));
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(workingDirectory.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(workingDirectory.resolve("output.log").toFile());
+        // as on a machine where nothing else is configured
+        builder.environment().keySet().removeIf(name -> name.startsWith("SPRING_"));
+        return builder.start();
     }
 
     private static Path jar() {
