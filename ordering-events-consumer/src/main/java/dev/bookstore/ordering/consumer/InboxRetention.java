@@ -10,9 +10,10 @@ import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 
 /**
  * Keeps the inbox from growing forever: every {@code interval} it deletes the message ids received more than
- * {@code retention} ago, a chunk per statement. A bean of it in a context with {@code @EnableScheduling} runs on
- * every instance; instances skip each other's rows. Keep the retention longer than any redelivery can come late
- * (the broker's retention of a backlog): a message redelivered after it would be processed again.
+ * {@code retention} ago, a chunk per statement (on MariaDB per short transaction). A bean of it in a context with
+ * {@code @EnableScheduling} runs on every instance; instances skip each other's rows. Keep the retention longer than
+ * any redelivery can come late (the broker's retention of a backlog): a message redelivered after it would be
+ * processed again.
  */
 public final class InboxRetention implements SchedulingConfigurer {
 

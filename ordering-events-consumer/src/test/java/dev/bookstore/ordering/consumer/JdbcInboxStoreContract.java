@@ -1,6 +1,7 @@
 package dev.bookstore.ordering.consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -12,13 +13,15 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /**
  * {@link JdbcInboxStore} on a database migrated by the module's own scripts ({@code db/ordering-inbox/{vendor}}), one
- * subclass per engine; every test starts from an empty table. Adds what only a database shows: its clock.
+ * subclass per engine; every test starts from an empty table. Adds what only a database shows: its clock, its
+ * locks, its column widths.
  */
 abstract class JdbcInboxStoreContract extends InboxStoreContract {
 
@@ -94,6 +97,16 @@ abstract class JdbcInboxStoreContract extends InboxStoreContract {
         assertThat(deleted).as("2 old rows, one per chunk, the held one skipped, not waited for").isEqualTo(2);
         assertThat(retention.purge()).as("the next run takes what was held").isEqualTo(1);
         assertOnly(recent);
+    }
+
+    @Test
+    void aConsumerNameLongerThanItsColumnIsRefusedNotStoredCutShort() {
+        // cut to the column's 128 characters it could be another consumer's name, whose deliveries it would take
+        String tooLong = "c".repeat(129);
+
+        assertThatThrownBy(() -> store.recordFirstDelivery(tooLong, UUID.randomUUID()))
+                .isInstanceOf(DataAccessException.class);
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM inbox_message", Integer.class)).isZero();
     }
 
     private UUID receiveThreeOldAndOneRecent() {
