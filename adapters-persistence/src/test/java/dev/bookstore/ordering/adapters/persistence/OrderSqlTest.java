@@ -9,15 +9,18 @@ import java.util.Map;
 import java.util.UUID;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The order statements of both engines, checked without a database, so SQL Server's are checked where no SQL
- * Server runs. {@code PlaceOrderIT} runs them on PostgreSQL.
+ * The order statements of every engine, checked without a database, so SQL Server's are checked where no SQL
+ * Server runs. {@code *OrderPersistenceAdapterIT} runs them on PostgreSQL and MariaDB.
  */
 class OrderSqlTest {
 
     private static final OrderDialect POSTGRES = OrderDialect.of(Database.POSTGRESQL);
     private static final OrderDialect SQL_SERVER = OrderDialect.of(Database.SQL_SERVER);
+    private static final OrderDialect MARIADB = OrderDialect.of(Database.MARIADB);
 
     private static final Map<String, String> STATEMENTS = Map.of(
             "insert order", OrderSql.INSERT_ORDER,
@@ -70,9 +73,32 @@ class OrderSqlTest {
         assertThat(POSTGRES.id(id)).isSameAs(id);
     }
 
+    /**
+     * MariaDB's connections run one statement per text (several need {@code allowMultiQueries}), so the lines go
+     * as a batch after the order, as on SQL Server.
+     */
+    @Test
+    void onMariaDbTheOrderIsInsertedAndThenItsLinesAsOneBatchWithIdsAsText() {
+        UUID id = UUID.randomUUID();
+
+        for (int lines : new int[] {1, 2, Order.MAX_LINES}) {
+            assertThat(MARIADB.insertWithLines(lines)).as("%d lines", lines).isEmpty();
+        }
+        assertThat(MARIADB.id(id)).isEqualTo(id.toString()).isEqualTo(Database.MARIADB.id(id));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Database.class)
+    void everyEngineHasAnOrderDialectThatBindsIdsAsTheEngineDoes(Database database) {
+        UUID id = UUID.randomUUID();
+
+        assertThat(OrderDialect.of(database).id(id)).isEqualTo(database.id(id));
+    }
+
     @Test
     void theNewestOrdersAreLimitedWithStandardSqlThatSqlServerAcceptsInADerivedTable() {
-        // SQL Server has no LIMIT, and refuses ORDER BY in a derived table unless TOP or OFFSET ... FETCH is given.
+        // SQL Server has no LIMIT, and refuses ORDER BY in a derived table unless TOP or OFFSET ... FETCH is given;
+        // MariaDB takes OFFSET ... FETCH from 10.6 on.
         assertThat(OrderSql.NEWEST_FIRST).doesNotContainIgnoringCase("LIMIT")
                 .contains("ORDER BY placed_at DESC, id DESC\n         OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY) o");
         assertThat(OrderSql.NEWEST_FIRST_OF_CUSTOMER).doesNotContainIgnoringCase("LIMIT");

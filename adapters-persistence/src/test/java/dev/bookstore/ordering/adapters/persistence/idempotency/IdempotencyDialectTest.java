@@ -18,10 +18,11 @@ import java.util.stream.Stream;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The idempotency key statements of both dialects, checked without a database, so SQL Server's are checked
+ * The idempotency key statements of every dialect, checked without a database, so SQL Server's are checked
  * everywhere, also where no SQL Server can be started. The contract tests ({@code *IdempotencyKeysIT}) run them
  * for real.
  */
@@ -29,6 +30,7 @@ class IdempotencyDialectTest {
 
     private static final PostgresIdempotencyDialect POSTGRES = new PostgresIdempotencyDialect();
     private static final SqlServerIdempotencyDialect SQL_SERVER = new SqlServerIdempotencyDialect();
+    private static final MariaDbIdempotencyDialect MARIADB = new MariaDbIdempotencyDialect();
     private static final UUID CUSTOMER = UUID.fromString("0192b7a4-5d1e-7c3a-9f00-3b1c2d4e5f60");
     private static final UUID ORDER = UUID.fromString("0192b7a4-5d1e-7c3a-8000-000000000001");
     private static final String KEY = "8e03978e-40d5-43e8-bc93-6894a57f9324";
@@ -36,9 +38,11 @@ class IdempotencyDialectTest {
     private static final Duration RETENTION = Duration.ofHours(24);
     private static final String NOWAIT = "WITH (NOWAIT)";
     private static final String PURGE_HINTS = "WITH (ROWLOCK, READPAST)";
+    /** MariaDB's lock wait timeout of 0 for the insert alone. */
+    private static final String NO_LOCK_WAIT = "SET STATEMENT innodb_lock_wait_timeout = 0 FOR\n";
 
     static Stream<IdempotencyDialect> dialects() {
-        return Stream.of(POSTGRES, SQL_SERVER);
+        return Stream.of(POSTGRES, SQL_SERVER, MARIADB);
     }
 
     // --- parameters ----------------------------------------------------------------------------------------------
@@ -53,6 +57,31 @@ class IdempotencyDialectTest {
         assertThat(placeholders(dialect.find())).isEqualTo(2);
         assertThat(placeholderAt(dialect.find(), "customer_id = ")).isEqualTo(1);
         assertThat(placeholderAt(dialect.find(), "idempotency_key = ")).isEqualTo(2);
+        dialect.deleteLocked().ifPresent(deleteLocked -> {
+            // JdbcIdempotencyKeys binds the customer and key that the purge's locking read returned
+            assertThat(placeholderAt(deleteLocked, "customer_id = ")).isEqualTo(1);
+            assertThat(placeholderAt(deleteLocked, "idempotency_key = ")).isEqualTo(2);
+            assertThat(placeholders(deleteLocked)).isEqualTo(2);
+        });
+    }
+
+    @Test
+    void theMariaDbRecordBindsEveryValueAsTextWhereTheStatementUsesIt() {
+        String record = MARIADB.record();
+
+        assertThat(MARIADB.recordParameters(CUSTOMER, KEY, FINGERPRINT, ORDER))
+                .containsExactly(CUSTOMER.toString(), KEY, FINGERPRINT, ORDER.toString());
+        assertThat(columns(record)).containsExactly("customer_id", "idempotency_key", "request_hash", "order_id");
+        assertThat(record).endsWith("VALUES (?, ?, ?, ?)");
+    }
+
+    @Test
+    void theMariaDbPurgeBindsTheRetentionInSecondsThenTheLimit() {
+        String purge = MARIADB.deleteExpired();
+
+        assertThat(MARIADB.deleteExpiredParameters(RETENTION, 500)).containsExactly(86_400L, 500);
+        assertThat(placeholderAt(purge, "UTC_TIMESTAMP\\(6\\) - INTERVAL ")).isEqualTo(1);
+        assertThat(placeholderAt(purge, "LIMIT ")).isEqualTo(2);
     }
 
     @Test
@@ -106,6 +135,7 @@ class IdempotencyDialectTest {
     void eachDialectBindsAnIdAsItsDriverExpects() {
         assertThat(POSTGRES.id(CUSTOMER)).isEqualTo(CUSTOMER);
         assertThat(SQL_SERVER.id(CUSTOMER)).isEqualTo(CUSTOMER.toString());
+        assertThat(MARIADB.id(CUSTOMER)).isEqualTo(CUSTOMER.toString());
     }
 
     // --- never waiting -------------------------------------------------------------------------------------------
@@ -149,6 +179,32 @@ class IdempotencyDialectTest {
         }
     }
 
+    /**
+     * The timeout is set for the insert alone ({@code SET STATEMENT ... FOR}), never for the session: the order's
+     * other statements in the same transaction still wait for locks as usual.
+     */
+    @Test
+    void theMariaDbRecordNeverWaitsForTheKeysLockAndTheRestOfTheSessionDoes() {
+        String record = MARIADB.record();
+
+        assertThat(record).startsWith(NO_LOCK_WAIT + "INSERT INTO idempotency_key (");
+        assertThat(occurrences(record, "innodb_lock_wait_timeout")).isOne();
+        // the outcomes are told apart by their errors (1205, 1062), which IGNORE or an upsert would swallow
+        assertThat(record).doesNotContainPattern("(?i)\\bSET\\s+(SESSION|GLOBAL)\\b")
+                .doesNotContainPattern("(?i)INSERT\\s+IGNORE").doesNotContainPattern("(?i)ON\\s+DUPLICATE");
+    }
+
+    @Test
+    void mariaDbErrorsAreToldApartByTheirNumbers() {
+        assertThat(MARIADB.heldByAnotherTransaction(sqlError(1205))).isTrue();
+        assertThat(MARIADB.recordedMeanwhile(sqlError(1062))).isTrue();
+        // 1213 is a deadlock, 1222 and 2627 are SQL Server's numbers
+        for (int other : new int[] {0, 1213, 1222, 2627, 1452}) {
+            assertThat(MARIADB.heldByAnotherTransaction(sqlError(other))).as("error %d", other).isFalse();
+            assertThat(MARIADB.recordedMeanwhile(sqlError(other))).as("error %d", other).isFalse();
+        }
+    }
+
     @Test
     void onPostgresNoErrorMeansInFlightOrTakenBecauseTheInsertRaisesNeither() {
         SQLException lockNotAvailable = new SQLException("could not obtain lock", "55P03");
@@ -168,6 +224,24 @@ class IdempotencyDialectTest {
 
         assertThat(purge).contains("LIMIT ?", "FOR UPDATE SKIP LOCKED", "created_at < now() - ");
         assertThat(occurrences(purge, "LIMIT")).isOne();
+    }
+
+    /**
+     * MariaDB's {@code DELETE} takes no {@code SKIP LOCKED}: the oldest expired keys are locked by a locking read that
+     * skips held rows, and each is deleted by its primary key in the same transaction.
+     */
+    @Test
+    void theMariaDbPurgeLocksAtMostTheLimitSkippingRowsOthersHoldAndDeletesThemByKey() {
+        String purge = MARIADB.deleteExpired();
+
+        assertThat(purge).startsWith("SELECT customer_id, idempotency_key FROM idempotency_key")
+                .contains("created_at < UTC_TIMESTAMP(6) - INTERVAL ? SECOND", "ORDER BY created_at")
+                .containsPattern("LIMIT \\?\\s+FOR UPDATE SKIP LOCKED$");
+        assertThat(occurrences(purge, "LIMIT")).isOne();
+        assertThat(MARIADB.deleteLocked())
+                .contains("DELETE FROM idempotency_key WHERE customer_id = ? AND idempotency_key = ?");
+        assertThat(POSTGRES.deleteLocked()).as("deletes by itself").isEmpty();
+        assertThat(SQL_SERVER.deleteLocked()).as("deletes by itself").isEmpty();
     }
 
     @Test
@@ -199,6 +273,28 @@ class IdempotencyDialectTest {
                 assertThat(statement).as("PostgreSQL %s", name).doesNotContainPattern(pattern)));
     }
 
+    /** Times are UTC {@code datetime(6)}: {@code NOW()} and {@code CURRENT_TIMESTAMP} give the session's zone. */
+    @Test
+    void noMariaDbStatementUsesPostgresOrSqlServerSyntaxOrTheSessionsClock() {
+        List<String> otherEngines = List.of("(?i)ON\\s+CONFLICT", "(?i)RETURNING", "::", "(?i)\\bnow\\s*\\(",
+                "(?i)\\binterval\\s+'", "(?i)pg_", "(?i)AS uuid", "(?i)\\bTOP\\s*\\(", "(?i)\\bOUTPUT\\b",
+                "(?i)SYSDATETIMEOFFSET", "(?i)DATEADD", "(?i)NOWAIT", "(?i)UPDLOCK", "(?i)READPAST", "(?i)ROWLOCK",
+                "(?i)uniqueidentifier", "\\[", "(?i)CURRENT_TIMESTAMP", "(?i)UTC_TIMESTAMP(?!\\(6\\))");
+        statements(MARIADB).forEach((name, statement) -> otherEngines.forEach(pattern ->
+                assertThat(statement).as("MariaDB %s", name).doesNotContainPattern(pattern)));
+    }
+
+    @Test
+    void noPostgresOrSqlServerStatementUsesMariaDbSyntax() {
+        List<String> mariaDbOnly = List.of("(?i)SET\\s+STATEMENT", "(?i)innodb_", "(?i)UTC_TIMESTAMP",
+                "(?i)INSERT\\s+IGNORE", "`");
+        for (IdempotencyDialect dialect : List.of(POSTGRES, SQL_SERVER)) {
+            statements(dialect).forEach((name, statement) -> mariaDbOnly.forEach(pattern ->
+                    assertThat(statement).as("%s %s", dialect.getClass().getSimpleName(), name)
+                            .doesNotContainPattern(pattern)));
+        }
+    }
+
     // --- a real SQL parser ---------------------------------------------------------------------------------------
 
     /**
@@ -219,11 +315,29 @@ class IdempotencyDialectTest {
                 .isThrownBy(() -> CCJSqlParserUtil.parse(statement)));
     }
 
+    /**
+     * JSqlParser does not know MariaDB's {@code SET STATEMENT ... FOR}, which wraps the insert: that prefix is pinned
+     * literally ({@link #theMariaDbRecordNeverWaitsForTheKeysLockAndTheRestOfTheSessionDoes}) and set aside here, so
+     * the insert under it still goes through the parser.
+     */
+    @Test
+    void everyMariaDbStatementParsesOnceTheRecordsStatementVariableIsSetAside() {
+        statements(MARIADB).forEach((name, statement) -> {
+            String parsed = withoutStatementVariable(statement);
+            assertThatNoException().as("MariaDB %s", name).isThrownBy(() -> CCJSqlParserUtil.parse(parsed));
+        });
+    }
+
     @Test
     void theParserWouldRejectABrokenStatement() {
         String broken = POSTGRES.deleteExpired().replace("FOR UPDATE SKIP LOCKED)", "FOR UPDATE SKIP LOCKED");
+        String brokenMariaDb = withoutStatementVariable(MARIADB.record()).replace("VALUES (?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?");
 
         assertThat(catchThrowable(() -> CCJSqlParserUtil.parse(broken))).isNotNull();
+        assertThat(catchThrowable(() -> CCJSqlParserUtil.parse(brokenMariaDb))).isNotNull();
+        assertThat(catchThrowable(() -> CCJSqlParserUtil.parse(MARIADB.record())))
+                .as("SET STATEMENT ... FOR, which is why it is set aside").isNotNull();
     }
 
     // --- choosing the dialect ------------------------------------------------------------------------------------
@@ -232,6 +346,13 @@ class IdempotencyDialectTest {
     void theDialectFollowsTheDatabase() {
         assertThat(IdempotencyDialect.of(Database.POSTGRESQL)).isInstanceOf(PostgresIdempotencyDialect.class);
         assertThat(IdempotencyDialect.of(Database.SQL_SERVER)).isInstanceOf(SqlServerIdempotencyDialect.class);
+        assertThat(IdempotencyDialect.of(Database.MARIADB)).isInstanceOf(MariaDbIdempotencyDialect.class);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Database.class)
+    void everyEngineHasADialectThatBindsIdsAsTheEngineDoes(Database database) {
+        assertThat(IdempotencyDialect.of(database).id(CUSTOMER)).isEqualTo(database.id(CUSTOMER));
     }
 
     // --- helpers -------------------------------------------------------------------------------------------------
@@ -241,7 +362,12 @@ class IdempotencyDialectTest {
         statements.put("record", dialect.record());
         statements.put("find", dialect.find());
         statements.put("deleteExpired", dialect.deleteExpired());
+        dialect.deleteLocked().ifPresent(sql -> statements.put("deleteLocked", sql));
         return statements;
+    }
+
+    private static String withoutStatementVariable(String statement) {
+        return statement.startsWith(NO_LOCK_WAIT) ? statement.substring(NO_LOCK_WAIT.length()) : statement;
     }
 
     private static String withoutTableHints(String statement) {

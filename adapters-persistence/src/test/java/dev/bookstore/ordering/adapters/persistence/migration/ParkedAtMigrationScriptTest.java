@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The V6 scripts read without a database, so SQL Server's is checked everywhere; the PostgreSQL one runs for real
  * in every IT. Expand only: the previous release, still running beside V6 during an upgrade, inserts and parks rows
- * without knowing {@code parked_at}.
+ * without knowing {@code parked_at}. MariaDB has no V6: its V7 creates the outbox table as V6 leaves it.
  */
 class ParkedAtMigrationScriptTest {
 
@@ -45,8 +45,22 @@ class ParkedAtMigrationScriptTest {
         assertThat(sql).doesNotContain("TIMESTAMPTZ").doesNotContain("timestamptz");
     }
 
+    @Test
+    void mariaDbHasParkedAtAsANullableColumnWithoutADefaultAndFindsParkedRowsByStatusThenPosition() {
+        String sql = script("mariadb", "V7__ordering_schema.sql");
+
+        assertThat(sql).contains("parked_at       datetime(6)   NULL,",
+                "INDEX outbox_message_by_status (status, position)");
+        assertThat(sql.lines().filter(line -> line.contains("parked_at"))).hasSize(1)
+                .noneMatch(line -> line.matches("(?i).*\\bDEFAULT\\b.*"));
+    }
+
     private static String script(String vendor) {
-        String path = "db/migration/" + vendor + "/" + V6;
+        return script(vendor, V6);
+    }
+
+    private static String script(String vendor, String name) {
+        String path = "db/migration/" + vendor + "/" + name;
         try (InputStream in = ParkedAtMigrationScriptTest.class.getClassLoader().getResourceAsStream(path)) {
             assertThat(in).as(path).isNotNull();
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);

@@ -4,25 +4,42 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
  * Released migrations are never edited: an instance of the previous release, and every database already migrated,
  * relies on them as they were shipped (Flyway would refuse to start on a changed checksum, or worse, a changed
- * script would never run where it already ran). This pins the SHA-256 of the bytes of every released script of both
- * vendors (V1 to V5 as of 9db46ed, V6 and V7 with the operations and Modulith work); any edit, even of a comment or
- * a line ending, fails the build. A new migration (V8 and later) is not listed here and changes nothing; once it is
+ * script would never run where it already ran). This pins the SHA-256 of the bytes of every released script of every
+ * vendor (V1 to V5 as of 9db46ed, V6 and V7 with the operations and Modulith work); any edit, even of a comment or
+ * a line ending, fails the build. MariaDB's folder starts at V7, one script with the whole schema as the other
+ * vendors have it after V7. A new migration (V8 and later) is not listed here and changes nothing; once it is
  * released, add its checksum. {@code .gitattributes} keeps the scripts' line endings as committed on every
  * checkout.
  */
 class ReleasedMigrationsTest {
 
     private static final Map<String, String> RELEASED = released();
+    /** The newest released version; later scripts are not pinned yet. */
+    private static final int NEWEST_RELEASED = 7;
+    /** The released versions of each vendor folder, in the order Flyway runs them. */
+    private static final Map<String, List<Integer>> RELEASED_VERSIONS = Map.of(
+            "postgresql", IntStream.rangeClosed(1, NEWEST_RELEASED).boxed().toList(),
+            "sqlserver", IntStream.rangeClosed(1, NEWEST_RELEASED).boxed().toList(),
+            "mariadb", List.of(7));
+    private static final Pattern VERSIONED = Pattern.compile("V(\\d+)__\\w+\\.sql");
 
     private static Map<String, String> released() {
         Map<String, String> scripts = new LinkedHashMap<>();
@@ -54,11 +71,13 @@ class ReleasedMigrationsTest {
                 "81223efd17dced474fa36b7af4489f9a083a20029868e5698e8375e0e10d5fd6");
         scripts.put("sqlserver/V7__customer_order_summary.sql",
                 "09186c4ba1982f5cb5acd359c872dfca11ca7d8654cb6c6185e1e53d1d0a2961");
+        scripts.put("mariadb/V7__ordering_schema.sql",
+                "a06faa34ace0a1bcd66d087954a2941455d74f873fb1abb21a91dd21d26d0672");
         return scripts;
     }
 
     @Test
-    void everyReleasedMigrationOfBothVendorsIsByteForByteAsReleased() {
+    void everyReleasedMigrationOfEveryVendorIsByteForByteAsReleased() {
         Map<String, String> actual = new LinkedHashMap<>();
         RELEASED.keySet().forEach(script -> actual.put(script, sha256(read(script))));
 
@@ -67,10 +86,33 @@ class ReleasedMigrationsTest {
     }
 
     @Test
-    void everyVendorHasItsSevenReleasedVersions() {
-        for (String vendor : new String[] {"postgresql", "sqlserver"}) {
-            assertThat(RELEASED.keySet().stream().filter(script -> script.startsWith(vendor + "/V")))
-                    .as(vendor).hasSize(7);
+    void everyVendorHasItsReleasedVersions() {
+        RELEASED_VERSIONS.forEach((vendor, versions) -> assertThat(RELEASED.keySet().stream()
+                .filter(script -> script.startsWith(vendor + "/")).map(ReleasedMigrationsTest::version))
+                .as(vendor).containsExactlyElementsOf(versions));
+        assertThat(RELEASED.keySet()).allSatisfy(script -> assertThat(RELEASED_VERSIONS)
+                .containsKey(script.substring(0, script.indexOf('/'))));
+    }
+
+    /** A vendor folder or a script up to the newest released version that nobody pinned fails here. */
+    @Test
+    void everyScriptOnTheClasspathUpToTheNewestReleasedVersionIsPinned() throws Exception {
+        URL migrations = ReleasedMigrationsTest.class.getClassLoader().getResource("db/migration");
+        assertThat(migrations).isNotNull();
+        assertThat(migrations.getProtocol()).as("read from the module's classes folder").isEqualTo("file");
+        Path root = Path.of(migrations.toURI());
+
+        try (Stream<Path> folders = Files.list(root)) {
+            assertThat(folders.map(folder -> folder.getFileName().toString()))
+                    .containsExactlyInAnyOrderElementsOf(RELEASED_VERSIONS.keySet());
+        }
+        for (String vendor : RELEASED_VERSIONS.keySet()) {
+            try (Stream<Path> scripts = Files.list(root.resolve(vendor))) {
+                List<String> released = scripts.map(script -> vendor + "/" + script.getFileName())
+                        .filter(script -> version(script) <= NEWEST_RELEASED).sorted().toList();
+                assertThat(released).as(vendor).isNotEmpty().allSatisfy(script ->
+                        assertThat(RELEASED).as("pinned").containsKey(script));
+            }
         }
     }
 
@@ -83,6 +125,13 @@ class ReleasedMigrationsTest {
         edited[script.length] = ' ';
 
         assertThat(sha256(edited)).isNotEqualTo(RELEASED.get("postgresql/V1__orders_outbox_inbox.sql"));
+    }
+
+    /** The version of {@code vendor/Vn__name.sql}. */
+    private static int version(String script) {
+        Matcher matcher = VERSIONED.matcher(script.substring(script.indexOf('/') + 1));
+        assertThat(matcher.matches()).as("a versioned migration: %s", script).isTrue();
+        return Integer.parseInt(matcher.group(1));
     }
 
     private static byte[] read(String script) {

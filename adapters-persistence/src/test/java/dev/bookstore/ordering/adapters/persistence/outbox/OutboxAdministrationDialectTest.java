@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
 import dev.bookstore.ordering.adapters.persistence.outbox.OutboxAdministrationDialect.Statement;
 import dev.bookstore.ordering.application.outbox.admin.ReplaySelection;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
@@ -21,19 +22,20 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The operator's statements of both dialects, checked without a database, so SQL Server's are checked here where no
- * SQL Server can be started; {@code PostgresOutboxAdministrationIT} runs PostgreSQL's for real.
+ * The operator's statements of every dialect, checked without a database, so SQL Server's are checked here where no
+ * SQL Server can be started; {@code *OutboxAdministrationIT} runs PostgreSQL's and MariaDB's for real.
  */
 class OutboxAdministrationDialectTest {
 
     private static final PostgresOutboxAdministrationDialect POSTGRES = new PostgresOutboxAdministrationDialect();
     private static final SqlServerOutboxAdministrationDialect SQL_SERVER = new SqlServerOutboxAdministrationDialect();
+    private static final MariaDbOutboxAdministrationDialect MARIADB = new MariaDbOutboxAdministrationDialect();
     private static final UUID ID = UUID.fromString("0196d3a0-0000-7000-8000-000000000001");
     private static final Instant FROM = Instant.parse("2025-03-14T09:00:00Z");
     private static final Instant TO = Instant.parse("2025-03-14T10:00:00Z");
 
     static Stream<OutboxAdministrationDialect> dialects() {
-        return Stream.of(POSTGRES, SQL_SERVER);
+        return Stream.of(POSTGRES, SQL_SERVER, MARIADB);
     }
 
     /** Every shape a replay can take: by aggregate (with or without its type), by time, by both. */
@@ -60,9 +62,9 @@ class OutboxAdministrationDialectTest {
         assertThat(parameters.get(placeholderAt(replay.sql(), "aggregate_id = ") - 1)).isEqualTo("order-1");
         assertThat(parameters.get(placeholderAt(replay.sql(), "aggregate_type = ") - 1)).isEqualTo("order");
         assertThat(parameters.get(placeholderAt(replay.sql(), "occurred_at >= ") - 1))
-                .isEqualTo(OffsetDateTime.ofInstant(FROM, ZoneOffset.UTC));
+                .isEqualTo(boundTime(dialect, FROM));
         assertThat(parameters.get(placeholderAt(replay.sql(), "occurred_at < ") - 1))
-                .isEqualTo(OffsetDateTime.ofInstant(TO, ZoneOffset.UTC));
+                .isEqualTo(boundTime(dialect, TO));
         assertThat(parameters).contains(10_000);
         assertThat(replay.sql()).contains("status = 'PUBLISHED'", "ORDER BY position");
     }
@@ -127,6 +129,32 @@ class OutboxAdministrationDialectTest {
     }
 
     @Test
+    void mariaDbPutsTheLimitLastBindsIdsAsTextAndUpdatesTheChosenRowsInOneSingleTableUpdate() {
+        assertThat(MARIADB.parked(7, 50).parameters()).containsExactly(7L, 50);
+        assertThat(MARIADB.parked(7, 50).sql()).endsWith("ORDER BY position LIMIT ?");
+        assertThat(MARIADB.find(ID).parameters()).containsExactly(ID.toString());
+        assertThat(MARIADB.resend(ID).parameters()).containsExactly(ID.toString());
+        assertThat(MARIADB.deleteParked(ID).parameters()).containsExactly(ID.toString());
+        Statement replay = MARIADB.resendPublished(selections().get(0), 9);
+        assertThat(replay.parameters()[replay.parameters().length - 1]).isEqualTo(9);
+        // MariaDB takes no LIMIT in an IN subquery: the UPDATE itself orders and limits, and names the state in WHERE
+        assertThat(replay.sql()).startsWith("UPDATE outbox_message SET ").doesNotContain("IN (SELECT")
+                .endsWith("WHERE status = 'PUBLISHED' AND aggregate_id = ? ORDER BY position LIMIT ?");
+        Statement count = MARIADB.countPublished(selections().get(0), 9);
+        assertThat(count.sql()).isEqualTo("SELECT COUNT(*) FROM (SELECT 1 FROM outbox_message "
+                + "WHERE status = 'PUBLISHED' AND aggregate_id = ? LIMIT ?) selected");
+        assertThat(count.parameters()).containsExactly("order-1", 10);
+    }
+
+    @Test
+    void mariaDbResetsTimesToItsUtcClockToTheMicrosecond() {
+        for (String resend : List.of(MARIADB.resend(ID).sql(), MARIADB.resendPublished(selections().get(0), 1).sql())) {
+            assertThat(resend).contains("next_attempt_at = UTC_TIMESTAMP(6)", "created_at = UTC_TIMESTAMP(6)")
+                    .doesNotContainPattern("(?i)\\bnow\\s*\\(").doesNotContainPattern("(?i)CURRENT_TIMESTAMP");
+        }
+    }
+
+    @Test
     void noSqlServerStatementUsesPostgresSyntax() {
         List<String> postgresOnly = List.of("(?i)\\bLIMIT\\b", "(?i)RETURNING", "(?i)\\bANY\\s*\\(", "::",
                 "(?i)\\bnow\\(\\)", "(?i)\\binterval\\b", "(?i)jsonb", "(?i)FOR\\s+UPDATE");
@@ -142,11 +170,36 @@ class OutboxAdministrationDialectTest {
                 assertThat(statement.sql()).as("PostgreSQL %s", name).doesNotContainPattern(pattern)));
     }
 
+    @Test
+    void noMariaDbStatementUsesPostgresOrSqlServerSyntax() {
+        List<String> otherEngines = List.of("(?i)RETURNING", "(?i)\\bANY\\s*\\(", "::", "(?i)\\bnow\\s*\\(",
+                "(?i)\\binterval\\b", "(?i)jsonb", "(?i)\\bTOP\\s*\\(", "(?i)\\bOUTPUT\\b",
+                "(?i)SYSDATETIMEOFFSET", "(?i)DATEADD", "(?i)READPAST", "(?i)uniqueidentifier", "\\[",
+                "(?i)\\bWITH\\b", "(?i)FETCH\\s+NEXT");
+        statements(MARIADB).forEach((name, statement) -> otherEngines.forEach(pattern ->
+                assertThat(statement.sql()).as("MariaDB %s", name).doesNotContainPattern(pattern)));
+    }
+
+    @Test
+    void noPostgresOrSqlServerStatementUsesMariaDbSyntax() {
+        for (OutboxAdministrationDialect dialect : List.of(POSTGRES, SQL_SERVER)) {
+            statements(dialect).forEach((name, statement) -> assertThat(statement.sql())
+                    .as("%s %s", dialect.getClass().getSimpleName(), name)
+                    .doesNotContainPattern("(?i)UTC_TIMESTAMP").doesNotContain("`"));
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("dialects")
     void everyStatementParses(OutboxAdministrationDialect dialect) {
         statements(dialect).forEach((name, statement) -> assertThatNoException().as(name)
                 .isThrownBy(() -> CCJSqlParserUtil.parse(statement.sql())));
+    }
+
+    /** A point in time as the dialect's engine binds it: UTC, with an offset where its columns keep one. */
+    private static Object boundTime(OutboxAdministrationDialect dialect, Instant instant) {
+        return dialect instanceof MariaDbOutboxAdministrationDialect ? LocalDateTime.ofInstant(instant, ZoneOffset.UTC)
+                : OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
     }
 
     private static Map<String, Statement> statements(OutboxAdministrationDialect dialect) {

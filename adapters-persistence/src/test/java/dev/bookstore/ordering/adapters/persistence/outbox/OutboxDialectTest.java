@@ -29,21 +29,24 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The statements of both dialects, checked without a database, so they are checked everywhere — SQL Server's
+ * The statements of every dialect, checked without a database, so they are checked everywhere — SQL Server's
  * too, where no SQL Server can be started. The contract tests ({@code *OutboxStoreIT}) run them for real.
  */
 class OutboxDialectTest {
 
     private static final PostgresOutboxDialect POSTGRES = new PostgresOutboxDialect();
     private static final SqlServerOutboxDialect SQL_SERVER = new SqlServerOutboxDialect();
+    private static final MariaDbOutboxDialect MARIADB = new MariaDbOutboxDialect();
     private static final String LOCK_HINTS = "WITH (UPDLOCK, READPAST, ROWLOCK)";
+    /** MariaDB's id list: the JSON array parameter as a table of ids, joined to the outbox row {@code m}. */
+    private static final String JSON_IDS = "JOIN JSON_TABLE(?, '$[*]' COLUMNS (id char(36) PATH '$')) ids";
     private static final Duration LEASE = Duration.ofSeconds(30);
     private static final List<String> RETURNED_COLUMNS = List.of("id", "aggregate_type", "aggregate_id", "type",
             "exchange", "routing_key", "payload", "headers", "occurred_at", "attempts", "position");
     private static final Duration RETENTION = Duration.ofDays(30).plusMillis(1_500);
 
     static Stream<OutboxDialect> dialects() {
-        return Stream.of(POSTGRES, SQL_SERVER);
+        return Stream.of(POSTGRES, SQL_SERVER, MARIADB);
     }
 
     // --- parameters ----------------------------------------------------------------------------------------------
@@ -52,8 +55,11 @@ class OutboxDialectTest {
     @MethodSource("dialects")
     void everyStatementHasAsManyPlaceholdersAsTheStoreBinds(OutboxDialect dialect) {
         int claimParameters = dialect.claimParameters("relay-a", 10, LEASE).length;
+        // Owner, lease and batch size: all in the claim, or (MariaDB) the batch size in the locking read and the
+        // owner and lease in the lease after it, which JdbcOutboxStore binds behind the id list.
+        int leaseParameters = dialect.leaseClaimed().map(lease -> placeholders(lease) - 1).orElse(0);
 
-        assertThat(claimParameters).isEqualTo(3);
+        assertThat(claimParameters + leaseParameters).isEqualTo(3);
         assertThat(placeholders(dialect.claim(false))).isEqualTo(claimParameters);
         assertThat(placeholders(dialect.claim(true))).isEqualTo(claimParameters);
         // The counts JdbcOutboxStore binds, as the OutboxDialect javadoc lists them.
@@ -88,11 +94,17 @@ class OutboxDialectTest {
     void onlyPostgresRelayConnectionsCommitWithoutWaitingForTheWalFlush() {
         assertThat(POSTGRES.relayConnectionSetup()).contains("SET synchronous_commit TO off");
         assertThat(SQL_SERVER.relayConnectionSetup()).isEmpty();
+        assertThat(MARIADB.relayConnectionSetup()).isEmpty();
     }
 
     @Test
     void sqlServerMarksAndCountsInATransactionOfTwoStatements() {
         assertThat(SQL_SERVER.markPublishedAndCount()).isEmpty();
+    }
+
+    @Test
+    void mariaDbMarksAndCountsInATransactionOfTwoStatements() {
+        assertThat(MARIADB.markPublishedAndCount()).isEmpty();
     }
 
     @Test
@@ -125,15 +137,39 @@ class OutboxDialectTest {
         String recordFailure = dialect.recordFailure();
         assertThat(placeholderAt(recordFailure, "status = ")).isEqualTo(1);
         assertThat(placeholderAt(recordFailure, "last_error = ")).isEqualTo(2);
-        assertThat(placeholderAt(recordFailure,
-                "next_attempt_at = COALESCE\\((now\\(\\) \\+ |DATEADD\\(millisecond, )")).isEqualTo(3);
+        assertThat(placeholderAt(recordFailure, "next_attempt_at = COALESCE\\("
+                + "(now\\(\\) \\+ |DATEADD\\(millisecond, |UTC_TIMESTAMP\\(6\\) \\+ INTERVAL )")).isEqualTo(3);
         assertThat(placeholderAt(recordFailure, "parked_at = CASE WHEN ")).isEqualTo(4);
         assertThat(placeholderAt(recordFailure, "WHERE id = ")).isEqualTo(5);
         assertThat(placeholderAt(recordFailure, "AND claimed_by = ")).isEqualTo(6);
 
+        // MariaDB joins the id list as a table, so the owner is the first condition of its WHERE
         for (String byOwner : List.of(dialect.markPublished(), dialect.release())) {
-            assertThat(placeholderAt(byOwner, "AND claimed_by = ")).isEqualTo(2);
+            assertThat(placeholderAt(byOwner, "(AND claimed_by = |WHERE m\\.claimed_by = )")).isEqualTo(2);
         }
+    }
+
+    @Test
+    void theMariaDbClaimBindsTheBatchSizeAndItsLeaseTheIdsOwnerAndLeaseWhereTheStatementsUseThem() {
+        Object[] parameters = MARIADB.claimParameters("relay-a", 25, LEASE);
+        String lease = MARIADB.leaseClaimed().orElseThrow();
+
+        for (boolean ordered : new boolean[] {false, true}) {
+            assertThat(parameters[placeholderAt(MARIADB.claim(ordered), "LIMIT ") - 1]).isEqualTo(25);
+        }
+        assertThat(parameters).containsExactly(25);
+        // JdbcOutboxStore binds the id list, the owner, then lease.toMillis()
+        assertThat(placeholderAt(lease, "JSON_TABLE\\(")).isEqualTo(1);
+        assertThat(placeholderAt(lease, "SET m.claimed_by = ")).isEqualTo(2);
+        assertThat(placeholderAt(lease, "m.claimed_until = UTC_TIMESTAMP\\(6\\) \\+ INTERVAL ")).isEqualTo(3);
+        assertThat(lease).contains("INTERVAL ? * 1000 MICROSECOND");
+    }
+
+    @Test
+    void onlyMariaDbLeasesTheClaimedRowsInASecondStatement() {
+        assertThat(POSTGRES.leaseClaimed()).isEmpty();
+        assertThat(SQL_SERVER.leaseClaimed()).isEmpty();
+        assertThat(MARIADB.leaseClaimed()).isPresent();
     }
 
     @Test
@@ -159,12 +195,29 @@ class OutboxDialectTest {
     }
 
     @Test
+    void theMariaDbRetentionIsASingleTableDeleteOfTheOldestWithTheAgeInMillisecondsAndTheLimit() {
+        String delete = MARIADB.deletePublished();
+        Object[] parameters = MARIADB.deletePublishedParameters(RETENTION, 100);
+
+        // A single-table DELETE takes ORDER BY and LIMIT; MariaDB takes no LIMIT in an IN subquery.
+        assertThat(delete).startsWith("DELETE FROM outbox_message\n").doesNotContain("IN (SELECT")
+                .contains("WHERE status = 'PUBLISHED'"
+                        + " AND published_at < UTC_TIMESTAMP(6) - INTERVAL ? * 1000 MICROSECOND")
+                .containsPattern("ORDER BY position\\s+LIMIT \\?$");
+        assertThat(parameters[placeholderAt(delete, "UTC_TIMESTAMP\\(6\\) - INTERVAL ") - 1])
+                .isEqualTo(RETENTION.toMillis());
+        assertThat(parameters[placeholderAt(delete, "LIMIT ") - 1]).isEqualTo(100);
+    }
+
+    @Test
     void eachDialectBindsADelayInMillisecondsAsItsDateArithmeticTakesIt() {
         assertThat(POSTGRES.milliseconds(Duration.ofSeconds(90))).isEqualTo(90_000L);
         assertThat(SQL_SERVER.milliseconds(Duration.ofSeconds(90))).isEqualTo(90_000);
+        assertThat(MARIADB.milliseconds(Duration.ofSeconds(90))).isEqualTo(90_000L);
         // SQL Server's DATEADD takes an int: a longer delay is cut to the longest it takes, never wrapped around.
         assertThat(SQL_SERVER.milliseconds(Duration.ofDays(30))).isEqualTo(Integer.MAX_VALUE);
         assertThat(POSTGRES.milliseconds(Duration.ofDays(30))).isEqualTo(Duration.ofDays(30).toMillis());
+        assertThat(MARIADB.milliseconds(Duration.ofDays(30))).isEqualTo(Duration.ofDays(30).toMillis());
     }
 
     // --- the database's clock and order, never a JVM's -----------------------------------------------------------
@@ -189,9 +242,16 @@ class OutboxDialectTest {
         String claim = dialect.claim(ordered);
 
         assertThat(claim).contains("ORDER BY m.position").doesNotContainPattern("(?i)ORDER BY[^)]*occurred_at");
-        // occurred_at is only returned, for the AMQP timestamp.
-        assertThat(claim.replaceAll("(?s)^.*(RETURNING|OUTPUT)", "")).contains("occurred_at");
-        assertThat(claim.replaceAll("(?s)(RETURNING|OUTPUT).*$", "")).doesNotContain("occurred_at");
+        // occurred_at is only returned, for the AMQP timestamp: by RETURNING or OUTPUT, or (MariaDB) by the
+        // select list of the locking read.
+        if (dialect.leaseClaimed().isPresent()) {
+            int from = claim.indexOf("FROM outbox_message m");
+            assertThat(claim.substring(0, from)).contains("occurred_at");
+            assertThat(claim.substring(from)).doesNotContain("occurred_at");
+        } else {
+            assertThat(claim.replaceAll("(?s)^.*(RETURNING|OUTPUT)", "")).contains("occurred_at");
+            assertThat(claim.replaceAll("(?s)(RETURNING|OUTPUT).*$", "")).doesNotContain("occurred_at");
+        }
     }
 
     static Stream<Arguments> orderedOrNotPerDialect() {
@@ -218,6 +278,16 @@ class OutboxDialectTest {
         assertThat(POSTGRES.stats()).contains("now() - min(created_at)");
         assertThat(SQL_SERVER.stats()).containsPattern("DATEDIFF_BIG\\(millisecond,\\s+"
                 + "MIN\\(CASE WHEN status = 'PENDING' THEN created_at END\\), SYSDATETIMEOFFSET\\(\\)\\)");
+        assertThat(MARIADB.stats()).containsPattern("TIMESTAMPDIFF\\(MICROSECOND, "
+                + "MIN\\(CASE WHEN status = 'PENDING' THEN created_at END\\),\\s+UTC_TIMESTAMP\\(6\\)\\) DIV 1000");
+    }
+
+    @Test
+    void mariaDbCountsTheUnpublishedRowsByTheirStatusSoTheScanStaysOnTheStatusIndex() {
+        // The same rows as published_at IS NULL elsewhere: V7's CHECK ties PUBLISHED to a published_at.
+        assertThat(MARIADB.stats()).endsWith("FROM outbox_message WHERE status IN ('PENDING', 'PARKED')")
+                .contains("SUM(status = 'PENDING')", "SUM(status = 'PARKED')",
+                        "(SELECT SUM(published) FROM outbox_published_count)");
     }
 
     @Test
@@ -227,7 +297,10 @@ class OutboxDialectTest {
         assertThat(SQL_SERVER.stats()).containsPattern("DATEDIFF_BIG\\(millisecond, SYSDATETIMEOFFSET\\(\\),\\s+"
                 + "MIN\\(CASE WHEN status = 'PENDING' AND claimed_until >= SYSDATETIMEOFFSET\\(\\)\\s+"
                 + "THEN claimed_until END\\)\\)");
-        for (OutboxDialect dialect : List.of(POSTGRES, SQL_SERVER)) {
+        assertThat(MARIADB.stats()).containsPattern("CEIL\\(TIMESTAMPDIFF\\(MICROSECOND, UTC_TIMESTAMP\\(6\\),\\s+"
+                + "MIN\\(CASE WHEN status = 'PENDING' AND claimed_until >= UTC_TIMESTAMP\\(6\\)\\s+"
+                + "THEN claimed_until END\\)\\) / 1000\\)");
+        for (OutboxDialect dialect : List.of(POSTGRES, SQL_SERVER, MARIADB)) {
             assertThat(columns(dialect.stats())).as(dialect.getClass().getSimpleName()).isEqualTo(5);
         }
     }
@@ -238,6 +311,24 @@ class OutboxDialectTest {
                 .contains("next_attempt_at = COALESCE(now() + ? * interval '1 millisecond', next_attempt_at)");
         assertThat(SQL_SERVER.recordFailure()).contains(
                 "next_attempt_at = COALESCE(DATEADD(millisecond, ?, SYSDATETIMEOFFSET()), next_attempt_at)");
+        assertThat(MARIADB.recordFailure()).contains(
+                "next_attempt_at = COALESCE(UTC_TIMESTAMP(6) + INTERVAL ? * 1000 MICROSECOND, next_attempt_at)");
+    }
+
+    /**
+     * MariaDB's time columns are {@code datetime(6)} holding UTC: {@code NOW()}, {@code CURRENT_TIMESTAMP} and the
+     * like give the session's time zone, and {@code UTC_TIMESTAMP} without a precision drops the microseconds.
+     */
+    @Test
+    void everyMariaDbStatementTellsTimeByTheUtcClockToTheMicrosecond() {
+        List<String> zonedOrCoarse = List.of("(?i)\\bnow\\s*\\(", "(?i)CURRENT_TIMESTAMP", "(?i)\\bSYSDATE\\b",
+                "(?i)LOCALTIME", "(?i)UNIX_TIMESTAMP", "(?i)CURDATE", "(?i)CURTIME", "(?i)UTC_TIMESTAMP(?!\\(6\\))");
+        statements(MARIADB).forEach((name, statement) -> zonedOrCoarse.forEach(pattern ->
+                assertThat(statement).as("MariaDB %s", name).doesNotContainPattern(pattern)));
+        for (String name : List.of("claim", "claim (ordered)", "leaseClaimed", "recordFailure", "markPublished",
+                "unpark", "deletePublished", "stats")) {
+            assertThat(statements(MARIADB).get(name)).as(name).contains("UTC_TIMESTAMP(6)");
+        }
     }
 
     // --- id lists ------------------------------------------------------------------------------------------------
@@ -285,11 +376,43 @@ class OutboxDialectTest {
     }
 
     @Test
+    void mariaDbPassesAWholeIdListAsOneJsonParameterJoinedOnThePrimaryKey() {
+        List<String> byIds = List.of(MARIADB.markPublished(), MARIADB.release(), MARIADB.unpark(),
+                MARIADB.leaseClaimed().orElseThrow());
+        for (String statement : byIds) {
+            assertThat(statement).as(statement).startsWith("UPDATE outbox_message m " + JSON_IDS + " ON m.id = ids.id");
+            assertThat(occurrences(statement, "JSON_TABLE(?")).as(statement).isEqualTo(1);
+            assertThat(placeholderAt(statement, "JSON_TABLE\\(")).as("the list comes first").isEqualTo(1);
+            assertThat(statement).doesNotContainPattern("IN \\(\\?").doesNotContainPattern("(?i)\\bLIMIT\\b");
+        }
+    }
+
+    @Test
+    void theMariaDbIdListOfThreeThousandIdsIsOneValidJsonArrayOfTheirStrings() throws Exception {
+        List<UUID> ids = IntStream.range(0, 3_000).mapToObj(i -> UUID.randomUUID()).toList();
+
+        Object parameter = MARIADB.idList(fakeConnection("MariaDB", new ArrayList<>()), ids);
+
+        assertThat(parameter).isInstanceOf(String.class);
+        JsonNode array = JsonMapper.builder().build().readTree((String) parameter);
+        assertThat(array.isArray()).isTrue();
+        List<String> elements = new ArrayList<>();
+        for (JsonNode element : array) {
+            assertThat(element.isString()).isTrue();
+            // JSON_TABLE reads each element into char(36): the canonical text of a uuid, nothing longer
+            assertThat(element.asString()).hasSize(36);
+            elements.add(element.asString());
+        }
+        assertThat(elements).containsExactlyElementsOf(ids.stream().map(UUID::toString).toList());
+    }
+
+    @Test
     void eachDialectBindsASingleIdAsItsDriverExpects() {
         UUID id = UUID.randomUUID();
 
         assertThat(POSTGRES.id(id)).isEqualTo(id);
         assertThat(SQL_SERVER.id(id)).isEqualTo(id.toString());
+        assertThat(MARIADB.id(id)).isEqualTo(id.toString());
     }
 
     // --- claiming ------------------------------------------------------------------------------------------------
@@ -314,11 +437,31 @@ class OutboxDialectTest {
         assertThat(returnedColumns(claim, "RETURNING", "")).isEqualTo(RETURNED_COLUMNS);
     }
 
+    /**
+     * MariaDB has no {@code UPDATE ... RETURNING}: its claim is the locking read alone, skipping rows other relays
+     * lock, and {@link MariaDbOutboxDialect#leaseClaimed()} leases what it returned in the same transaction.
+     */
+    @ParameterizedTest
+    @MethodSource("orderedOrNot")
+    void theMariaDbClaimLocksDueRowsSkippingLockedOnesAndReturnsThemForTheLeaseAfterIt(boolean ordered) {
+        String claim = MARIADB.claim(ordered);
+
+        assertThat(claim).startsWith("SELECT m.id, ").contains("FROM outbox_message m", MariaDbOutboxDialect.CLAIMABLE)
+                .containsPattern("ORDER BY m.position\\s+LIMIT \\?\\s+FOR UPDATE SKIP LOCKED$");
+        assertThat(claim).doesNotContainPattern("(?i)RETURNING")
+                .doesNotContainPattern("(?i)\\bUPDATE\\s+outbox_message")
+                .doesNotContainPattern("(?i)\\bSET\\b");
+        assertThat(selectedColumns(claim, "m.")).isEqualTo(RETURNED_COLUMNS);
+        assertThat(MariaDbOutboxDialect.CLAIMABLE).as("the rows PostgreSQL's claim takes")
+                .isEqualTo(PostgresOutboxDialect.CLAIMABLE.replace("now()", "UTC_TIMESTAMP(6)"));
+    }
+
     @ParameterizedTest
     @MethodSource("dialects")
     void onlyOrderedClaimsAskForTheHeadOfTheAggregate(OutboxDialect dialect) {
-        String headOfAggregate = dialect instanceof PostgresOutboxDialect
-                ? PostgresOutboxDialect.HEAD_OF_AGGREGATE : SqlServerOutboxDialect.HEAD_OF_AGGREGATE;
+        String headOfAggregate = dialect instanceof PostgresOutboxDialect ? PostgresOutboxDialect.HEAD_OF_AGGREGATE
+                : dialect instanceof SqlServerOutboxDialect ? SqlServerOutboxDialect.HEAD_OF_AGGREGATE
+                : MariaDbOutboxDialect.HEAD_OF_AGGREGATE;
 
         assertThat(headOfAggregate).contains("NOT EXISTS", "earlier.aggregate_id = m.aggregate_id",
                 "earlier.published_at IS NULL");
@@ -352,6 +495,29 @@ class OutboxDialectTest {
                 assertThat(statement).as("PostgreSQL %s", name).doesNotContainPattern(pattern)));
     }
 
+    /** MariaDB's {@code INTERVAL ? * 1000 MICROSECOND} is its own; PostgreSQL's {@code interval '...'} is not. */
+    @Test
+    void noMariaDbStatementUsesPostgresOrSqlServerSyntax() {
+        List<String> otherEngines = List.of("(?i)RETURNING", "(?i)\\bANY\\s*\\(", "::", "(?i)\\binterval\\s+'",
+                "(?i)FILTER\\s*\\(", "(?i)jsonb", "(?i)EXTRACT\\s*\\(", "(?i)\\bctid\\b", "(?i)\\bTOP\\s*\\(",
+                "(?i)\\bOUTPUT\\b", "(?i)OPENJSON", "(?i)SYSDATETIMEOFFSET", "(?i)DATEADD", "(?i)DATEDIFF",
+                "(?i)UPDLOCK", "(?i)READPAST", "(?i)uniqueidentifier", "(?i)COUNT_BIG", "(?i)FETCH\\s+NEXT",
+                "(?i)\\bOFFSET\\b");
+        statements(MARIADB).forEach((name, statement) -> otherEngines.forEach(pattern ->
+                assertThat(statement).as("MariaDB %s", name).doesNotContainPattern(pattern)));
+    }
+
+    @Test
+    void noPostgresOrSqlServerStatementUsesMariaDbSyntax() {
+        List<String> mariaDbOnly = List.of("(?i)UTC_TIMESTAMP", "(?i)JSON_TABLE", "(?i)TIMESTAMPDIFF",
+                "(?i)MICROSECOND", "(?i)\\bDIV\\b", "`");
+        for (OutboxDialect dialect : List.of(POSTGRES, SQL_SERVER)) {
+            statements(dialect).forEach((name, statement) -> mariaDbOnly.forEach(pattern ->
+                    assertThat(statement).as("%s %s", dialect.getClass().getSimpleName(), name)
+                            .doesNotContainPattern(pattern)));
+        }
+    }
+
     // --- a real SQL parser ---------------------------------------------------------------------------------------
 
     /**
@@ -374,12 +540,30 @@ class OutboxDialectTest {
                 .isThrownBy(() -> CCJSqlParserUtil.parse(statement)));
     }
 
+    /**
+     * JSqlParser reads MariaDB's multi-table {@code UPDATE ... JOIN}, {@code INTERVAL ? * 1000 MICROSECOND},
+     * {@code DIV}, {@code DELETE ... ORDER BY ... LIMIT} and {@code FOR UPDATE SKIP LOCKED}, but not the table
+     * function {@code JSON_TABLE(... COLUMNS (...))}. So the id list's join is checked literally above
+     * ({@link #mariaDbPassesAWholeIdListAsOneJsonParameterJoinedOnThePrimaryKey}) and read as a plain table here.
+     */
+    @Test
+    void everyMariaDbStatementParsesOnceItsJsonTableIsSetAside() {
+        statements(MARIADB).forEach((name, statement) -> {
+            String parsed = withoutJsonTable(statement);
+            assertThatNoException().as("MariaDB %s", name).isThrownBy(() -> CCJSqlParserUtil.parse(parsed));
+        });
+    }
+
     @Test
     void theParserWouldRejectABrokenStatement() {
-        // Proves the two tests above can fail: a statement with a dropped parenthesis does not parse.
+        // Proves the tests above can fail: a statement with a dropped parenthesis does not parse.
         String broken = withoutLockHints(SQL_SERVER.claim(false)).replace("TOP (?)", "TOP (?");
+        String brokenMariaDb = MARIADB.stats().replace("SUM(status = 'PARKED')", "SUM(status = 'PARKED'");
 
         assertThat(catchThrowable(() -> CCJSqlParserUtil.parse(broken))).isNotNull();
+        assertThat(catchThrowable(() -> CCJSqlParserUtil.parse(brokenMariaDb))).isNotNull();
+        assertThat(catchThrowable(() -> CCJSqlParserUtil.parse(MARIADB.release())))
+                .as("JSON_TABLE, which is why it is set aside").isNotNull();
     }
 
     // --- choosing the dialect ------------------------------------------------------------------------------------
@@ -390,9 +574,13 @@ class OutboxDialectTest {
                 .isInstanceOf(PostgresOutboxDialect.class);
         assertThat(OutboxDialect.of(Database.of(fakeConnection("Microsoft SQL Server", new ArrayList<>()))))
                 .isInstanceOf(SqlServerOutboxDialect.class);
-        assertThatIllegalStateException()
-                .isThrownBy(() -> OutboxDialect.of(Database.of(fakeConnection("H2", new ArrayList<>()))))
-                .withMessageContaining("H2");
+        assertThat(OutboxDialect.of(Database.of(fakeConnection("MariaDB", new ArrayList<>()))))
+                .isInstanceOf(MariaDbOutboxDialect.class);
+        for (String product : List.of("H2", "MySQL")) {
+            assertThatIllegalStateException()
+                    .isThrownBy(() -> OutboxDialect.of(Database.of(fakeConnection(product, new ArrayList<>()))))
+                    .withMessageContaining(product);
+        }
     }
 
     // --- helpers -------------------------------------------------------------------------------------------------
@@ -402,6 +590,7 @@ class OutboxDialectTest {
         statements.put("insert", dialect.insert());
         statements.put("claim", dialect.claim(false));
         statements.put("claim (ordered)", dialect.claim(true));
+        dialect.leaseClaimed().ifPresent(sql -> statements.put("leaseClaimed", sql));
         statements.put("markPublished", dialect.markPublished());
         statements.put("release", dialect.release());
         statements.put("recordFailure", dialect.recordFailure());
@@ -416,6 +605,21 @@ class OutboxDialectTest {
     private static String withoutLockHints(String claim) {
         assertThat(occurrences(claim, LOCK_HINTS)).isEqualTo(1);
         return claim.replace(LOCK_HINTS, "");
+    }
+
+    /** The statement with MariaDB's id list read from a plain table of the same alias, where it has one. */
+    private static String withoutJsonTable(String statement) {
+        assertThat(occurrences(statement, "JSON_TABLE")).isEqualTo(occurrences(statement, JSON_IDS));
+        return statement.replace(JSON_IDS, "JOIN json_ids ids");
+    }
+
+    /** The columns of a {@code SELECT} list, without {@code prefix}, in the order they come. */
+    private static List<String> selectedColumns(String select, String prefix) {
+        String list = select.substring(select.indexOf("SELECT") + "SELECT".length(), select.indexOf("FROM"));
+        return Stream.of(list.split(","))
+                .map(String::strip)
+                .map(column -> column.startsWith(prefix) ? column.substring(prefix.length()) : column)
+                .toList();
     }
 
     /** The JDBC placeholders of a statement: question marks outside literals, quoted names and comments. */

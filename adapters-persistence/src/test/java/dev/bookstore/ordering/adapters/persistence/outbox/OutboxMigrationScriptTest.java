@@ -12,11 +12,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The V5 scripts read without a database, so SQL Server's is checked everywhere, also where no SQL Server can be
- * started; {@code PostgresOutboxMigrationIT} runs PostgreSQL's for real.
+ * started; {@code PostgresOutboxMigrationIT} runs PostgreSQL's for real. MariaDB has no V5: its V7 creates the
+ * outbox table as V5 leaves it, checked here too.
  */
 class OutboxMigrationScriptTest {
 
     private static final String V5 = "V5__outbox_position_and_created_at.sql";
+    private static final String MARIADB_V7 = "V7__ordering_schema.sql";
 
     @Test
     void bothVendorsNumberExistingRowsInOccurredAtThenIdOrderAndStampThemWithOccurredAt() {
@@ -81,6 +83,34 @@ class OutboxMigrationScriptTest {
             assertThat(Pattern.compile("(?i)CREATE[^;]*INDEX[^;]*;").matcher(sql).results()
                     .map(match -> match.group())).as(vendor).noneMatch(index -> index.contains("occurred_at"));
         }
+    }
+
+    /** No rows to number in a new table: the database hands out both at insert, from its counter and its clock. */
+    @Test
+    void mariaDbTakesPositionFromAutoIncrementAndCreatedAtFromItsUtcClockAsDefaults() {
+        String sql = script("mariadb", MARIADB_V7);
+
+        assertThat(sql).contains("position        bigint        NOT NULL AUTO_INCREMENT",
+                "CONSTRAINT outbox_message_position_unique UNIQUE (position)",
+                "created_at      datetime(6)   NOT NULL DEFAULT (UTC_TIMESTAMP(6))",
+                "next_attempt_at datetime(6)   NOT NULL DEFAULT (UTC_TIMESTAMP(6))",
+                "occurred_at     datetime(6)   NOT NULL");
+        assertThat(sql).doesNotContainPattern("(?i)CURRENT_TIMESTAMP").doesNotContainPattern("(?i)\\bnow\\(")
+                .doesNotContainPattern("(?i)UTC_TIMESTAMP(?!\\(6\\))");
+    }
+
+    /**
+     * MariaDB has no partial indexes: the relay's scan is over (status, position), ordered mode's over the aggregate
+     * and published_at, then position; as on the other vendors, no index orders by occurred_at.
+     */
+    @Test
+    void theMariaDbRelaysIndexesEndInPositionAndNoneIsOnOccurredAt() {
+        String sql = script("mariadb", MARIADB_V7);
+
+        assertThat(sql).contains("INDEX outbox_message_by_status (status, position)",
+                "INDEX outbox_message_unpublished_by_aggregate (aggregate_type, aggregate_id, published_at, position)");
+        assertThat(Pattern.compile("(?m)^\\s*INDEX [^\\n]*$").matcher(sql).results().map(match -> match.group()))
+                .isNotEmpty().noneMatch(index -> index.contains("occurred_at"));
     }
 
     private static String script(String vendor) {

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
@@ -21,13 +22,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The customer order summary statements and the V7 migration of both databases, checked without a database, so
- * SQL Server's are checked everywhere; PostgreSQL's also run for real in {@code CustomerOrderSummaryIT}.
+ * The customer order summary statements and the V7 migration of every database, checked without a database, so
+ * SQL Server's are checked everywhere; PostgreSQL's and MariaDB's also run for real in
+ * {@code *CustomerOrderSummariesIT}.
  */
 class SummaryDialectTest {
 
     private static final SummaryDialect POSTGRES = SummaryDialect.of(Database.POSTGRESQL);
     private static final SummaryDialect SQL_SERVER = SummaryDialect.of(Database.SQL_SERVER);
+    private static final SummaryDialect MARIADB = SummaryDialect.of(Database.MARIADB);
     private static final UUID EVENT = UUID.fromString("0192b7a4-5d1e-7c3a-8000-000000000001");
     private static final UUID CUSTOMER = UUID.fromString("0192b7a4-5d1e-7c3a-9f00-3b1c2d4e5f60");
     private static final Instant AT = Instant.parse("2025-03-14T09:26:53.589Z");
@@ -69,6 +72,38 @@ class SummaryDialectTest {
                 .containsExactly(EVENT.toString(), EVENT.toString());
         assertThat(SQL_SERVER.addPlacedParameters(CUSTOMER, AT)).containsExactly(CUSTOMER.toString(), utc);
         assertThat(SQL_SERVER.addCancelledParameters(CUSTOMER)).containsExactly(CUSTOMER.toString());
+        // datetime(6) has no zone: the UTC wall clock
+        assertThat(MARIADB.recordEventParameters(EVENT)).containsExactly(EVENT.toString());
+        assertThat(MARIADB.addPlacedParameters(CUSTOMER, AT))
+                .containsExactly(CUSTOMER.toString(), LocalDateTime.ofInstant(AT, ZoneOffset.UTC));
+        assertThat(MARIADB.addCancelledParameters(CUSTOMER)).containsExactly(CUSTOMER.toString());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Database.class)
+    void everyEngineBindsIdsAndTimesAsTheEngineDoes(Database database) {
+        SummaryDialect sql = SummaryDialect.of(database);
+
+        assertThat(sql.id(EVENT)).isEqualTo(database.id(EVENT));
+        assertThat(sql.addPlacedParameters(CUSTOMER, AT)).containsExactly(database.id(CUSTOMER),
+                database.timestamp(AT));
+    }
+
+    /**
+     * MariaDB's {@code GREATEST} is NULL when an argument is (PostgreSQL's skips NULLs), and a customer's row may
+     * have no order time yet (a cancellation came first): the row's time falls back to the new one before comparing.
+     */
+    @Test
+    void mariaDbInsertsTheEventIdUnlessPresentAndUpsertsTheCountersOnTheCustomersKey() {
+        assertThat(MARIADB.recordEvent())
+                .isEqualTo("INSERT IGNORE INTO customer_order_summary_event (event_id) VALUES (?)");
+        assertThat(MARIADB.addPlaced()).startsWith("INSERT INTO customer_order_summary "
+                + "(customer_id, orders_placed, orders_cancelled, last_order_at) VALUES (?, 1, 0, ?) "
+                + "ON DUPLICATE KEY UPDATE ").contains("orders_placed = orders_placed + 1",
+                "last_order_at = GREATEST(COALESCE(last_order_at, VALUE(last_order_at)), VALUE(last_order_at))");
+        assertThat(MARIADB.addCancelled()).contains("VALUES (?, 0, 1, NULL)",
+                "ON DUPLICATE KEY UPDATE orders_cancelled = orders_cancelled + 1");
+        assertThat(MARIADB.addPlacedOnce()).as("recordEvent, then addPlaced").isEmpty();
     }
 
     @Test
@@ -110,6 +145,26 @@ class SummaryDialectTest {
                 "(?i)SYSDATETIMEOFFSET", "\\[");
         statements(POSTGRES).forEach((name, statement) -> sqlServerOnly.forEach(pattern ->
                 assertThat(statement).as("PostgreSQL %s", name).doesNotContainPattern(pattern)));
+    }
+
+    @Test
+    void noMariaDbStatementUsesPostgresOrSqlServerSyntaxOrTheSessionsClock() {
+        List<String> otherEngines = List.of("(?i)ON\\s+CONFLICT", "(?i)EXCLUDED", "(?i)RETURNING", "::",
+                "(?i)\\bnow\\s*\\(", "(?i)CURRENT_TIMESTAMP", "(?i)\\bLIMIT\\b", "(?i)\\bMERGE\\b",
+                "(?i)HOLDLOCK", "(?i)UPDLOCK", "(?i)\\bTOP\\b", "(?i)SYSDATETIMEOFFSET", "\\[");
+        statements(MARIADB).forEach((name, statement) -> otherEngines.forEach(pattern ->
+                assertThat(statement).as("MariaDB %s", name).doesNotContainPattern(pattern)));
+    }
+
+    @Test
+    void noPostgresOrSqlServerStatementUsesMariaDbSyntax() {
+        List<String> mariaDbOnly = List.of("(?i)INSERT\\s+IGNORE", "(?i)ON\\s+DUPLICATE\\s+KEY",
+                "(?i)\\bVALUES?\\s*\\(\\s*last_order_at", "(?i)UTC_TIMESTAMP", "`");
+        for (SummaryDialect sql : List.of(POSTGRES, SQL_SERVER)) {
+            statements(sql).forEach((name, statement) -> mariaDbOnly.forEach(pattern ->
+                    assertThat(statement).as("%s %s", sql.getClass().getSimpleName(), name)
+                            .doesNotContainPattern(pattern)));
+        }
     }
 
     /** JSqlParser does not know T-SQL's table hints: they are checked literally above and set aside here. */
@@ -167,6 +222,22 @@ class SummaryDialectTest {
         }
     }
 
+    /**
+     * MariaDB starts at V7 with the whole schema ({@code V7__ordering_schema.sql}); its summary tables are the ones
+     * the other engines' V7 creates, in MariaDB's types, with times in UTC.
+     */
+    @Test
+    void mariaDbV7CreatesTheSummaryTablesWithItsOwnTypesAndTheUtcClock() {
+        String sql = script("mariadb", "V7__ordering_schema.sql");
+
+        assertThat(sql).contains("CREATE TABLE customer_order_summary (", "CREATE TABLE customer_order_summary_event (",
+                "customer_id      uuid        NOT NULL PRIMARY KEY", "last_order_at    datetime(6) NULL",
+                "event_id     uuid        NOT NULL PRIMARY KEY",
+                "processed_at datetime(6) NOT NULL DEFAULT (UTC_TIMESTAMP(6))");
+        assertThat(sql).doesNotContainPattern("(?i)timestamptz").doesNotContainPattern("(?i)datetimeoffset")
+                .doesNotContainPattern("(?i)uniqueidentifier").doesNotContainPattern("(?i)\\bnow\\(");
+    }
+
     private static Map<String, String> statements(SummaryDialect sql) {
         Map<String, String> statements = new LinkedHashMap<>();
         statements.put("recordEvent", sql.recordEvent());
@@ -181,7 +252,11 @@ class SummaryDialectTest {
     }
 
     private static String script(String vendor) {
-        String path = "db/migration/" + vendor + "/" + V7;
+        return script(vendor, V7);
+    }
+
+    private static String script(String vendor, String name) {
+        String path = "db/migration/" + vendor + "/" + name;
         try (InputStream in = SummaryDialectTest.class.getClassLoader().getResourceAsStream(path)) {
             assertThat(in).as(path).isNotNull();
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);

@@ -1,0 +1,38 @@
+package dev.bookstore.ordering.adapters.persistence;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.bookstore.ordering.adapters.persistence.testing.TestMariaDb;
+import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/** The order adapter contract on a real MariaDB, in a database of its own made for this class. */
+class MariaDbOrderPersistenceAdapterIT extends OrderPersistenceAdapterContract {
+
+    private static TestPostgres.PooledDatabase database;
+    private static HikariDataSource dataSource;
+
+    @BeforeAll
+    static void createDatabase() {
+        database = TestMariaDb.newMigratedPool("order-adapter", 4);
+        dataSource = database.dataSource();
+    }
+
+    @AfterAll
+    static void dropDatabase() {
+        if (database != null) {
+            database.close();
+        }
+    }
+
+    @Override
+    protected DataSource dataSource() {
+        return dataSource;
+    }
+
+    @Override
+    protected Database expectedDatabase() {
+        return Database.MARIADB;
+    }
+}
