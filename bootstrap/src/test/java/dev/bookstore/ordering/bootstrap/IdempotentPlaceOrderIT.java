@@ -1,123 +1,99 @@
 package dev.bookstore.ordering.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
-import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
-import dev.bookstore.ordering.bootstrap.retention.RetentionJob;
+import dev.bookstore.ordering.adapters.persistence.testing.TestEngine;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.List;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Bean;
-import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-import tools.jackson.databind.JsonNode;
 
 /**
- * {@code POST /orders} with an {@code Idempotency-Key} against a real PostgreSQL: a retry gets the first order
- * and writes nothing, a different request with the key gets 422, a request while the first is in flight gets
- * 409 at once, expired keys are deleted in chunks. The relay is off here so the rows stay to be counted.
+ * {@code POST /orders} with an {@code Idempotency-Key} ({@link IdempotentPlaceOrderContract}) against a real
+ * PostgreSQL, where a key is recorded under a transaction-level advisory lock in the statement text written behind
+ * with the order's, and an order's transaction is held open by a PL/pgSQL trigger waiting for an advisory lock.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @ActiveProfiles("postgres")
-@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
-class IdempotentPlaceOrderIT {
+class IdempotentPlaceOrderIT extends IdempotentPlaceOrderContract {
 
-    private static final TestDatabase DATABASE = TestPostgres.newDatabase();
-    private static final String KEY_HEADER = "Idempotency-Key";
-    private static final int PURGE_CHUNK = 2;
+    private static final TestDatabase DATABASE = TestEngine.POSTGRESQL.newDatabase();
     /** The advisory lock a test trigger makes an order insert wait for, to hold its transaction open. */
     private static final long HOLD = 4_242_001L;
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        WritePathService.register(registry, DATABASE);
-        // The tests run the retention themselves; no job may be using the database when it is dropped.
-        registry.add("ordering.idempotency.retention-interval", () -> "1h");
-        registry.add("ordering.idempotency.retention-chunk", () -> String.valueOf(PURGE_CHUNK));
+        register(registry, DATABASE);
     }
 
     @AfterAll
     static void dropDatabase() {
-        TestPostgres.drop(DATABASE);
+        DATABASE.drop();
     }
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    JdbcTemplate jdbc;
-
-    @Autowired
-    StatementRecorder statements;
-
-    @Autowired
-    @Qualifier("idempotencyKeyRetentionJob")
-    RetentionJob retention;
-
-    @TestConfiguration(proxyBeanMethods = false)
-    static class RecordStatements {
-
-        @Bean
-        static StatementRecorder statementRecorder() {
-            return new StatementRecorder();
-        }
+    @Override
+    protected TestEngine engine() {
+        return TestEngine.POSTGRESQL;
     }
 
-    HttpJson http;
-    String customer;
-
-    @BeforeEach
-    void cleanTables() {
-        http = new HttpJson(port);
-        customer = UUID.randomUUID().toString();
-        jdbc.update("DELETE FROM outbox_message");
-        jdbc.update("DELETE FROM orders");
-        jdbc.update("DELETE FROM idempotency_key");
+    @Override
+    protected TestDatabase database() {
+        return DATABASE;
     }
 
-    @Test
-    void aRetryWithTheSameKeyAndBodyAnswersTheFirstOrderAndWritesNothing() {
-        String key = UUID.randomUUID().toString();
-        HttpJson.Response first = http.postJson("/orders", twoBooks(customer), KEY_HEADER, key);
-        assertThat(first.status()).isEqualTo(201);
-
-        statements.start();
-        HttpJson.Response retry = http.postJson("/orders", twoBooksWrittenDifferently(customer), KEY_HEADER, key);
-        List<String> sent = statements.stop();
-
-        assertThat(retry.status()).isEqualTo(201);
-        assertThat(retry.header("Location")).isEqualTo(first.header("Location"))
-                .isEqualTo("/orders/" + first.json().get("id").asString());
-        assertThat(retry.json()).isEqualTo(first.json());
-        // The one write is the key's insert, which finds the key taken and inserts nothing; the rest are reads.
-        assertThat(sent).filteredOn(sql -> sql.matches("^(BATCH )?(INSERT|UPDATE|DELETE|MERGE) .*")).singleElement()
-                .asString().startsWith("INSERT INTO idempotency_key ");
-        assertThat(sent.get(0)).startsWith("INSERT INTO idempotency_key ");
-        assertRows(1, 1, 1);
+    @Override
+    protected int statementsOfAnOrder() {
+        return 3; // the Spring Modulith publication; the order with its lines and the outbox row written behind; COMMIT
     }
 
+    /** The customer's order inserts wait in a trigger for an advisory lock that a connection of the test holds. */
+    @Override
+    protected OrderInsertHold holdOrderInsertsOf(String customer) throws SQLException {
+        jdbc.execute("""
+                CREATE OR REPLACE FUNCTION hold_order_insert() RETURNS trigger AS $$
+                BEGIN
+                  PERFORM pg_advisory_xact_lock(%d);
+                  RETURN NEW;
+                END $$ LANGUAGE plpgsql""".formatted(HOLD));
+        jdbc.execute("CREATE TRIGGER orders_held BEFORE INSERT ON orders FOR EACH ROW WHEN (NEW.customer_id = '"
+                + customer + "') EXECUTE FUNCTION hold_order_insert()");
+        Connection holder = DATABASE.connect();
+        Statement hold = holder.createStatement();
+        hold.execute("SELECT pg_advisory_lock(" + HOLD + ")");
+        return new OrderInsertHold() {
+            @Override
+            public boolean holdsARequest() throws SQLException {
+                try (Connection connection = DATABASE.connect(); Statement statement = connection.createStatement();
+                     ResultSet rs = statement.executeQuery("SELECT count(*) FROM pg_locks "
+                             + "WHERE locktype = 'advisory' AND NOT granted AND classid = 0 AND objid = " + HOLD)) {
+                    rs.next();
+                    return rs.getLong(1) == 1;
+                }
+            }
+
+            @Override
+            public void release() throws SQLException {
+                hold.execute("SELECT pg_advisory_unlock(" + HOLD + ")");
+            }
+
+            @Override
+            public void close() throws SQLException {
+                try {
+                    holder.close();
+                } finally {
+                    jdbc.execute("DROP TRIGGER IF EXISTS orders_held ON orders");
+                }
+            }
+        };
+    }
+
+    /** PostgreSQL only: the key's insert under an advisory lock, and the order's inserts written behind. */
     @Test
     void withAKeyPlacingAnOrderSendsOneInsertMoreThanWithoutAndNothingElse() {
         statements.start();
@@ -137,175 +113,5 @@ class IdempotentPlaceOrderIT {
         assertThat(jdbc.queryForObject("SELECT order_id::text FROM idempotency_key WHERE customer_id = ?::uuid "
                 + "AND idempotency_key = 'k-1'", String.class, customer))
                 .isEqualTo(response.json().get("id").asString());
-    }
-
-    @Test
-    void withoutAKeyPlacingAnOrderTouchesNoKey() {
-        statements.start();
-        HttpJson.Response response = http.postJson("/orders", twoBooks(customer));
-        List<String> sent = statements.stop();
-
-        assertThat(response.status()).isEqualTo(201);
-        // the Spring Modulith publication; the order with its lines and the outbox row written behind; COMMIT
-        assertThat(sent).noneMatch(sql -> sql.contains("idempotency_key")).hasSize(3);
-        assertThat(http.postJson("/orders", twoBooks(customer)).status()).isEqualTo(201);
-        assertRows(2, 2, 0);
-    }
-
-    @Test
-    void theSameKeyWithADifferentBodyIs422AndChangesNothing() {
-        HttpJson.Response first = http.postJson("/orders", twoBooks(customer), KEY_HEADER, "k-1");
-
-        HttpJson.Response different = http.postJson("/orders", HttpJson.orderJson(customer, 3), KEY_HEADER, "k-1");
-
-        assertThat(different.status()).isEqualTo(422);
-        assertThat(different.header("Content-Type")).startsWith("application/problem+json");
-        assertThat(different.json().get("title").asString()).isEqualTo("Idempotency-Key reused");
-        assertThat(different.json().get("instance").asString()).isEqualTo("/orders");
-        assertRows(1, 1, 1);
-        HttpJson.Response retry = http.postJson("/orders", twoBooks(customer), KEY_HEADER, "k-1");
-        assertThat(retry.json().get("id")).isEqualTo(first.json().get("id"));
-    }
-
-    @Test
-    void theSameKeyOfAnotherCustomerPlacesAnotherOrder() {
-        String other = UUID.randomUUID().toString();
-
-        HttpJson.Response mine = http.postJson("/orders", twoBooks(customer), KEY_HEADER, "k-1");
-        HttpJson.Response theirs = http.postJson("/orders", twoBooks(other), KEY_HEADER, "k-1");
-
-        assertThat(theirs.status()).isEqualTo(201);
-        assertThat(theirs.json().get("id")).isNotEqualTo(mine.json().get("id"));
-        assertRows(2, 2, 2);
-    }
-
-    @Test
-    void aRequestWhileTheFirstWithTheSameKeyIsInFlightIs409AtOnce() throws Exception {
-        // The first request's insert into orders waits for an advisory lock the test holds: its transaction, which
-        // has recorded the key, stays open until the test lets go.
-        jdbc.execute("""
-                CREATE OR REPLACE FUNCTION hold_order_insert() RETURNS trigger AS $$
-                BEGIN
-                  PERFORM pg_advisory_xact_lock(%d);
-                  RETURN NEW;
-                END $$ LANGUAGE plpgsql""".formatted(HOLD));
-        jdbc.execute("CREATE TRIGGER orders_held BEFORE INSERT ON orders FOR EACH ROW WHEN (NEW.customer_id = '"
-                + customer + "') EXECUTE FUNCTION hold_order_insert()");
-        try (Connection holder = DATABASE.connect(); Statement hold = holder.createStatement()) {
-            hold.execute("SELECT pg_advisory_lock(" + HOLD + ")");
-            CompletableFuture<HttpJson.Response> first = CompletableFuture.supplyAsync(() ->
-                    http.postJson("/orders", twoBooks(customer), KEY_HEADER, "k-1"));
-            await().atMost(Duration.ofSeconds(30)).until(this::firstRequestIsHeld);
-
-            HttpJson.Response second = http.postJson("/orders", twoBooks(customer), KEY_HEADER, "k-1");
-
-            assertThat(second.status()).isEqualTo(409);
-            assertThat(second.header("Content-Type")).startsWith("application/problem+json");
-            assertThat(second.header("Retry-After")).isEqualTo("1");
-            assertThat(second.json().get("title").asString()).isEqualTo("Request in progress");
-            assertThat(first).as("the first request is still held: the second did not wait for it").isNotDone();
-            assertThat(firstRequestIsHeld()).isTrue();
-
-            hold.execute("SELECT pg_advisory_unlock(" + HOLD + ")");
-            HttpJson.Response firstAnswer = first.get(30, TimeUnit.SECONDS);
-            assertThat(firstAnswer.status()).isEqualTo(201);
-
-            HttpJson.Response retry = http.postJson("/orders", twoBooks(customer), KEY_HEADER, "k-1");
-            assertThat(retry.status()).isEqualTo(201);
-            assertThat(retry.json()).isEqualTo(firstAnswer.json());
-            assertRows(1, 1, 1);
-        } finally {
-            jdbc.execute("DROP TRIGGER IF EXISTS orders_held ON orders");
-        }
-    }
-
-    static Stream<Arguments> invalidKeys() {
-        return Stream.of(
-                Arguments.of("empty", List.of(""), "must be 1 to 255 characters, got 0"),
-                Arguments.of("256 characters", List.of("k".repeat(256)), "must be 1 to 255 characters, got 256"),
-                Arguments.of("a space", List.of("two words"), "must be visible ASCII characters only (no spaces), "
-                        + "found U+0020 at position 3"),
-                Arguments.of("sent twice", List.of("k-1", "k-2"), "must be sent once, got 2"));
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("invalidKeys")
-    void anInvalidKeyIs400ProblemDetailsNamingTheHeaderAndChangesNothing(String why, List<String> values,
-                                                                         String message) {
-        String[] headers = values.stream().flatMap(value -> Stream.of(KEY_HEADER, value)).toArray(String[]::new);
-
-        HttpJson.Response response = http.postJson("/orders", twoBooks(customer), headers);
-
-        assertThat(response.status()).isEqualTo(400);
-        assertThat(response.header("Content-Type")).startsWith("application/problem+json");
-        JsonNode error = response.json().get("errors").get(0);
-        assertThat(error.get("field").asString()).isEqualTo(KEY_HEADER);
-        assertThat(error.get("message").asString()).isEqualTo(message);
-        assertRows(0, 0, 0);
-    }
-
-    @Test
-    void expiredKeysAreDeletedAtMostAChunkPerStatementAndTheirKeysPlaceNewOrders() {
-        String expiredOrder = null;
-        for (int i = 1; i <= 4; i++) {
-            expiredOrder = http.postJson("/orders", twoBooks(customer), KEY_HEADER, "old-" + i)
-                    .json().get("id").asString();
-        }
-        String recentOrder = http.postJson("/orders", twoBooks(customer), KEY_HEADER, "recent")
-                .json().get("id").asString();
-        jdbc.update("UPDATE idempotency_key SET created_at = created_at - interval '25 hours' "
-                + "WHERE idempotency_key LIKE 'old-%'");
-
-        statements.start();
-        int deleted = retention.purge();
-        List<String> sent = statements.stop();
-
-        assertThat(deleted).isEqualTo(4);
-        // Chunks of 2: the job goes on while a chunk comes back full, so 4 keys take 2 + 2 + 0.
-        assertThat(sent).hasSize(3).allSatisfy(sql -> assertThat(sql).startsWith("DELETE FROM idempotency_key ")
-                .contains("LIMIT ?", "FOR UPDATE SKIP LOCKED"));
-        assertThat(jdbc.queryForList("SELECT idempotency_key FROM idempotency_key", String.class))
-                .containsExactly("recent");
-
-        assertThat(http.postJson("/orders", twoBooks(customer), KEY_HEADER, "recent").json().get("id").asString())
-                .isEqualTo(recentOrder);
-        HttpJson.Response again = http.postJson("/orders", twoBooks(customer), KEY_HEADER, "old-4");
-        assertThat(again.status()).isEqualTo(201);
-        assertThat(again.json().get("id").asString()).isNotEqualTo(expiredOrder);
-        assertRows(6, 6, 2);
-    }
-
-    private boolean firstRequestIsHeld() throws SQLException {
-        try (Connection connection = DATABASE.connect(); Statement statement = connection.createStatement();
-             var rs = statement.executeQuery("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
-                     + "AND NOT granted AND classid = 0 AND objid = " + HOLD)) {
-            rs.next();
-            return rs.getLong(1) == 1;
-        }
-    }
-
-    private void assertRows(long orders, long outboxMessages, long keys) {
-        assertThat(jdbc.queryForObject("SELECT count(*) FROM orders", Long.class)).as("orders").isEqualTo(orders);
-        assertThat(jdbc.queryForObject("SELECT count(*) FROM outbox_message", Long.class)).as("outbox messages")
-                .isEqualTo(outboxMessages);
-        assertThat(jdbc.queryForObject("SELECT count(*) FROM idempotency_key", Long.class)).as("idempotency keys")
-                .isEqualTo(keys);
-    }
-
-    private static String twoBooks(String customer) {
-        return HttpJson.orderJson(customer, 2);
-    }
-
-    /** {@link #twoBooks} as other JSON: keys in another order, other whitespace, prices with another scale. */
-    private static String twoBooksWrittenDifferently(String customer) {
-        return """
-                {
-                  "items": [
-                    { "unitPrice": "9.950", "quantity": 2, "bookId": "978-0134494100" },
-                    { "quantity": 2,   "bookId": "978-0134494101", "unitPrice": "9.95" }
-                  ],
-                  "currency" : "EUR",
-                  "customerId" : "%s"
-                }""".formatted(customer);
     }
 }

@@ -1,108 +1,12 @@
 package dev.bookstore.ordering.bootstrap;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import dev.bookstore.ordering.adapters.persistence.testing.TestEngine;
 
-import dev.bookstore.ordering.adapters.events.IncompletePublicationsGauge;
-import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
-import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
-import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
-import dev.bookstore.ordering.bootstrap.retention.RetentionJob;
-import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
+/** Retention ({@link RetentionContract}) on a real PostgreSQL. */
+class RetentionIT extends RetentionContract {
 
-/**
- * Retention on the real PostgreSQL: published outbox rows go after their retention, parked and pending rows never
- * do; the incomplete Modulith publications are counted in a gauge.
- */
-class RetentionIT {
-
-    private TestDatabase database;
-    private DataSource dataSource;
-    private JdbcTemplate jdbc;
-    private ServiceInstance instance;
-    private TestRabbit.Broker broker;
-    private final String exchange = TestRabbit.uniqueExchange();
-
-    @BeforeEach
-    void startInstance() {
-        database = TestPostgres.newDatabase();
-        dataSource = new DriverManagerDataSource(database.url(), database.username(), database.password());
-        jdbc = new JdbcTemplate(dataSource);
-        broker = TestRabbit.broker();
-        Map<String, String> properties = new HashMap<>();
-        properties.put("spring.rabbitmq.username", broker.username());
-        properties.put("spring.rabbitmq.password", broker.password());
-        properties.put("ordering.outbox.enabled", "false");
-        // The tests run the jobs themselves; the schedule must not race them.
-        properties.put("ordering.outbox.retention-interval", "1h");
-        properties.put("ordering.idempotency.retention-interval", "1h");
-        properties.put("ordering.outbox.retention", "1d");
-        properties.put("ordering.modulith.incomplete-publications-interval", "200ms");
-        instance = ServiceInstance.start(database, broker.host(), broker.port(), exchange,
-                properties);
-    }
-
-    @AfterEach
-    void stop() {
-        instance.close();
-        broker.delete(List.of(exchange), List.of());
-        TestPostgres.drop(database);
-    }
-
-    @Test
-    void theOutboxRetentionDeletesOldPublishedRowsAndNeverParkedOrPendingOnes() {
-        UUID oldPublished = insertOutboxRow("PUBLISHED", "now() - interval '2 days'");
-        UUID recentPublished = insertOutboxRow("PUBLISHED", "now() - interval '1 hour'");
-        UUID oldParked = insertOutboxRow("PARKED", null);
-        UUID oldPending = insertOutboxRow("PENDING", null);
-        jdbc.update("UPDATE outbox_message SET occurred_at = now() - interval '30 days', "
-                + "created_at = now() - interval '30 days', next_attempt_at = now() + interval '1 day'");
-
-        int deleted = instance.bean("outboxRetentionJob", RetentionJob.class).purge();
-
-        assertThat(deleted).isEqualTo(1);
-        assertThat(jdbc.queryForList("SELECT id FROM outbox_message", UUID.class))
-                .containsExactlyInAnyOrder(recentPublished, oldParked, oldPending)
-                .doesNotContain(oldPublished);
-    }
-
-    @Test
-    void incompleteModulithPublicationsAreCountedInAGaugeRefreshedOnASchedule() {
-        MeterRegistry registry = instance.bean(MeterRegistry.class);
-        await().atMost(Duration.ofSeconds(5)).until(() -> gauge(registry) == 0.0);
-
-        for (String status : List.of("'PUBLISHED'", "'FAILED'", "'COMPLETED'")) {
-            jdbc.update("INSERT INTO event_publication (id, listener_id, event_type, serialized_event, "
-                    + "publication_date, status) VALUES (?, 'listener', 'OrderPlaced', '{}', now(), " + status + ")",
-                    UUID.randomUUID());
-        }
-
-        await().atMost(Duration.ofSeconds(5)).until(() -> gauge(registry) == 2.0);
-        jdbc.update("UPDATE event_publication SET status = 'COMPLETED', completion_date = now()");
-        await().atMost(Duration.ofSeconds(5)).until(() -> gauge(registry) == 0.0);
-    }
-
-    private static double gauge(MeterRegistry registry) {
-        return registry.get(IncompletePublicationsGauge.NAME).gauge().value();
-    }
-
-    private UUID insertOutboxRow(String status, String publishedAt) {
-        UUID id = UUID.randomUUID();
-        jdbc.update("INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, "
-                + "payload, occurred_at, status, published_at) VALUES (?, 'order', 'order-1', "
-                + "'bookstore.order-placed.v1', 'x', 'order.placed', '{}'::jsonb, now(), ?, "
-                + (publishedAt == null ? "NULL" : publishedAt) + ")", id, status);
-        return id;
+    @Override
+    protected TestEngine engine() {
+        return TestEngine.POSTGRESQL;
     }
 }
