@@ -1,8 +1,8 @@
 package dev.bookstore.ordering.adapters.persistence;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.bookstore.ordering.adapters.persistence.testing.PooledTestDatabase;
 import dev.bookstore.ordering.adapters.persistence.testing.TestMariaDb;
-import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -10,7 +10,7 @@ import org.junit.jupiter.api.BeforeAll;
 /** The order adapter contract on a real MariaDB, in a database of its own made for this class. */
 class MariaDbOrderPersistenceAdapterIT extends OrderPersistenceAdapterContract {
 
-    private static TestPostgres.PooledDatabase database;
+    private static PooledTestDatabase database;
     private static HikariDataSource dataSource;
 
     @BeforeAll

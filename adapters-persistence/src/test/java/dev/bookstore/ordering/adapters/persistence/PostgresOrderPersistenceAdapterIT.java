@@ -1,6 +1,7 @@
 package dev.bookstore.ordering.adapters.persistence;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.bookstore.ordering.adapters.persistence.testing.PooledTestDatabase;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
@@ -9,7 +10,7 @@ import org.junit.jupiter.api.BeforeAll;
 /** The order adapter contract on a real PostgreSQL, in a database of its own made for this class. */
 class PostgresOrderPersistenceAdapterIT extends OrderPersistenceAdapterContract {
 
-    private static TestPostgres.PooledDatabase database;
+    private static PooledTestDatabase database;
     private static HikariDataSource dataSource;
 
     @BeforeAll

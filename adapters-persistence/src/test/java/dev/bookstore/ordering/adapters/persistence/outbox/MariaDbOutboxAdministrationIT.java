@@ -2,8 +2,8 @@ package dev.bookstore.ordering.adapters.persistence.outbox;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.bookstore.ordering.adapters.persistence.Database;
+import dev.bookstore.ordering.adapters.persistence.testing.PooledTestDatabase;
 import dev.bookstore.ordering.adapters.persistence.testing.TestMariaDb;
-import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -11,7 +11,7 @@ import org.junit.jupiter.api.BeforeAll;
 /** The outbox administration contract on a real MariaDB, in a database of its own made for this class. */
 class MariaDbOutboxAdministrationIT extends JdbcOutboxAdministrationContract {
 
-    private static TestPostgres.PooledDatabase database;
+    private static PooledTestDatabase database;
     private static HikariDataSource dataSource;
 
     @BeforeAll

@@ -48,9 +48,9 @@ public final class TestMariaDb {
     }
 
     /** A fresh database with the service's MariaDB schema and a pool of at most {@code size} connections. */
-    public static TestPostgres.PooledDatabase newMigratedPool(String poolName, int size) {
+    public static PooledTestDatabase newMigratedPool(String poolName, int size) {
         TestDatabase database = newMigratedDatabase();
-        return new TestPostgres.PooledDatabase(database, pool(database, poolName, size));
+        return new PooledTestDatabase(database, pool(database, poolName, size));
     }
 
     /** A pool on {@code database} whose transactions run at {@code READ COMMITTED}, as the service's do. */

@@ -53,20 +53,10 @@ public final class TestPostgres {
         return database;
     }
 
-    /** A database of one test class and a connection pool on it; closing closes the pool and drops the database. */
-    public record PooledDatabase(TestDatabase database, HikariDataSource dataSource) implements AutoCloseable {
-
-        @Override
-        public void close() {
-            dataSource.close();
-            database.drop();
-        }
-    }
-
     /** A fresh database with the service's PostgreSQL schema and a pool of at most {@code size} connections. */
-    public static PooledDatabase newMigratedPool(String poolName, int size) {
+    public static PooledTestDatabase newMigratedPool(String poolName, int size) {
         TestDatabase database = newMigratedDatabase();
-        return new PooledDatabase(database, pool(database.url(), database.username(), database.password(),
+        return new PooledTestDatabase(database, pool(database.url(), database.username(), database.password(),
                 poolName, size));
     }
 
