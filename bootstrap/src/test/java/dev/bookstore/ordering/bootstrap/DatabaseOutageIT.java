@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
 import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
-import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
+import dev.bookstore.ordering.adapters.persistence.testing.TestEngine;
 import dev.bookstore.ordering.testing.TcpProxy;
 import java.net.URI;
 import java.time.Duration;
@@ -15,13 +15,21 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The database out of reach, made with a TCP proxy in front of the real PostgreSQL (which keeps running): readiness
- * goes DOWN so the load balancer stops sending requests, and {@code POST /orders} answers 503 with
+ * The database out of reach, made with a TCP proxy in front of the real PostgreSQL or MariaDB (which keeps
+ * running): readiness goes DOWN so the load balancer stops sending requests, and {@code POST /orders} answers 503 with
  * {@code Retry-After} within the pool's connection timeout instead of a 500 after half a minute.
  */
+@ParameterizedClass(name = "on {0}")
+@EnumSource(TestEngine.class)
 class DatabaseOutageIT {
+
+    @Parameter
+    TestEngine engine;
 
     private static final Duration CONNECTION_TIMEOUT = Duration.ofMillis(1500);
 
@@ -33,10 +41,10 @@ class DatabaseOutageIT {
 
     @BeforeEach
     void startBehindAProxyToTheDatabase() {
-        database = TestPostgres.newDatabase();
+        database = engine.newDatabase();
         URI url = URI.create(database.url().substring("jdbc:".length()));
         proxy = new TcpProxy(url.getHost(), url.getPort()).start();
-        String proxied = "jdbc:postgresql://127.0.0.1:" + proxy.port() + url.getPath()
+        String proxied = "jdbc:" + url.getScheme() + "://127.0.0.1:" + proxy.port() + url.getPath()
                 + (url.getQuery() == null ? "" : "?" + url.getQuery());
         broker = TestRabbit.broker();
         instance = ServiceInstance.start(
@@ -53,7 +61,7 @@ class DatabaseOutageIT {
         instance.close();
         broker.delete(List.of(exchange), List.of());
         proxy.close();
-        TestPostgres.drop(database);
+        database.drop();
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
 import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
+import dev.bookstore.ordering.adapters.persistence.testing.TestEngine;
 import dev.bookstore.ordering.bootstrap.observability.OutboxStatsSnapshot;
 import dev.bookstore.ordering.testing.TcpProxy;
 import java.io.IOException;
@@ -20,16 +21,24 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.amqp.core.Queue;
 import org.springframework.amqp.rabbit.core.RabbitAdmin;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * The outbox as operators watch it, against the real PostgreSQL and RabbitMQ: the Prometheus gauges, counters and
+ * The outbox as operators watch it, on each engine (PostgreSQL, MariaDB) and the real RabbitMQ: the Prometheus gauges, counters and
  * timers, and the {@code outbox} health component going UP → DEGRADED → DOWN → UP while the broker is cut off with a
  * TCP proxy (the machine's broker is never stopped) and readiness stays UP all along.
  */
+@ParameterizedClass(name = "on {0}")
+@EnumSource(TestEngine.class)
 class OutboxObservabilityIT {
+
+    @Parameter
+    TestEngine engine;
 
     /**
      * Small thresholds and a fast snapshot, so the test sees every state within seconds. A quiet outbox is counted
@@ -51,7 +60,7 @@ class OutboxObservabilityIT {
 
     @BeforeEach
     void freshDatabaseExchangeAndQueue() {
-        OutboxTestBed bed = OutboxTestBed.create();
+        OutboxTestBed bed = OutboxTestBed.create(engine);
         database = bed.database();
         jdbc = bed.jdbc();
         broker = bed.broker();
@@ -148,8 +157,10 @@ class OutboxObservabilityIT {
         jdbc.update("""
                 INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload,
                                             occurred_at)
-                VALUES (?::uuid, 'order', ?, 'bookstore.order-placed.v1', ?, 'order.placed', '{}'::jsonb, now())""",
-                UUID.randomUUID().toString(), UUID.randomUUID().toString(), "missing-exchange-" + UUID.randomUUID());
+                VALUES (?, 'order', ?, 'bookstore.order-placed.v1', ?, 'order.placed', %s, %s)"""
+                .formatted(engine.json("'{}'"), engine.now()),
+                engine.database().id(UUID.randomUUID()), UUID.randomUUID().toString(),
+                "missing-exchange-" + UUID.randomUUID());
         await().atMost(Duration.ofSeconds(20)).until(() -> prometheus.value("ordering_outbox_parked") == 1);
         assertThat(prometheus.value("ordering_outbox_pending")).isZero();
         assertThat(prometheus.value("ordering_outbox_messages_parked_total")).isEqualTo(1);
