@@ -39,13 +39,82 @@ import java.util.Set;
  *
  * <p>Prints the figures, then a line {@code RESULT key=value ...}; exits 1 when a must-be-0 figure is not 0.
  *
+ * <p>PostgreSQL or MariaDB, by the JDBC URL ({@link Engine}: the queries that differ, side by side); the password,
+ * if any, from {@code PGPASSWORD} or {@code MYSQL_PWD}, as each engine's own client reads it.
+ *
  * <p>Run: {@code java -cp postgresql.jar DrillAudit.java --jdbc jdbc:postgresql://127.0.0.1:5432/ordering_drill
- * --user postgres --messages audit.txt [--requests orders.txt] [--fault-end MILLIS] [--ordered] [--poison ID]}
+ * --user postgres --messages audit.txt [--requests orders.txt] [--fault-end MILLIS] [--ordered] [--poison ID]}, or
+ * {@code java -cp mariadb-java-client.jar DrillAudit.java --jdbc jdbc:mariadb://127.0.0.1:3306/ordering_drill
+ * --user root ...}
  */
 public class DrillAudit {
 
     static final String PLACED = "bookstore.order-placed.v1";
     static final String CANCELLED = "bookstore.order-cancelled.v1";
+
+    /**
+     * The audit's queries that differ between the engines. MariaDB: ids are its native {@code uuid} type, read as
+     * text; times are {@code datetime(6)} holding UTC, so an epoch millisecond is an interval from the UTC epoch
+     * (not {@code FROM_UNIXTIME}, which reads the session's time zone); {@code SUM(cond)} counts.
+     */
+    enum Engine {
+        POSTGRES, MARIADB;
+
+        static Engine of(String jdbc) {
+            if (jdbc.startsWith("jdbc:postgresql:")) {
+                return POSTGRES;
+            }
+            if (jdbc.startsWith("jdbc:mariadb:")) {
+                return MARIADB;
+            }
+            throw new IllegalArgumentException("neither PostgreSQL nor MariaDB: " + jdbc);
+        }
+
+        String passwordVariable() {
+            return this == POSTGRES ? "PGPASSWORD" : "MYSQL_PWD";
+        }
+
+        /** id as text, status */
+        String orders() {
+            return switch (this) {
+                case POSTGRES -> "SELECT id::text, status FROM orders";
+                case MARIADB -> "SELECT CAST(id AS CHAR), status FROM orders";
+            };
+        }
+
+        /** pending rows, parked rows */
+        String pendingAndParked() {
+            return switch (this) {
+                case POSTGRES -> "SELECT count(*) FILTER (WHERE status = 'PENDING'), "
+                        + "count(*) FILTER (WHERE status = 'PARKED') FROM outbox_message";
+                case MARIADB -> "SELECT COALESCE(SUM(status = 'PENDING'), 0), "
+                        + "COALESCE(SUM(status = 'PARKED'), 0) FROM outbox_message";
+            };
+        }
+
+        /** the condition: the row was committed (created_at, the database's clock) at or before epoch millis */
+        String createdAtOrBefore(long epochMillis) {
+            return switch (this) {
+                case POSTGRES -> "created_at <= to_timestamp(" + epochMillis + " / 1000.0)";
+                case MARIADB -> "created_at <= TIMESTAMP '1970-01-01 00:00:00' + INTERVAL " + epochMillis * 1000
+                        + " MICROSECOND";
+            };
+        }
+
+        String idAsText() {
+            return this == POSTGRES ? "id::text" : "CAST(id AS CHAR)";
+        }
+
+        /** the latest published_at among the rows the condition picks, epoch millis */
+        String lastPublishedMillis(String condition) {
+            return switch (this) {
+                case POSTGRES -> "SELECT (extract(epoch FROM max(published_at)) * 1000)::bigint FROM outbox_message"
+                        + " WHERE " + condition;
+                case MARIADB -> "SELECT TIMESTAMPDIFF(MICROSECOND, TIMESTAMP '1970-01-01 00:00:00', MAX(published_at))"
+                        + " DIV 1000 FROM outbox_message WHERE " + condition;
+            };
+        }
+    }
 
     public static void main(String[] args) throws Exception {
         String jdbc = null;
@@ -105,10 +174,12 @@ public class DrillAudit {
 
         Map<String, String> figures = new LinkedHashMap<>();
         List<String> violations = new ArrayList<>();
-        try (Connection db = DriverManager.getConnection(jdbc, user, System.getenv().getOrDefault("PGPASSWORD", ""));
+        Engine engine = Engine.of(jdbc);
+        try (Connection db = DriverManager.getConnection(jdbc, user,
+                System.getenv().getOrDefault(engine.passwordVariable(), ""));
              Statement st = db.createStatement()) {
             Map<String, String> orders = new HashMap<>();
-            try (ResultSet rs = st.executeQuery("SELECT id::text, status FROM orders")) {
+            try (ResultSet rs = st.executeQuery(engine.orders())) {
                 while (rs.next()) {
                     orders.put(rs.getString(1), rs.getString(2));
                 }
@@ -182,8 +253,7 @@ public class DrillAudit {
 
             long pending;
             long parked;
-            try (ResultSet rs = st.executeQuery("SELECT count(*) FILTER (WHERE status = 'PENDING'), "
-                    + "count(*) FILTER (WHERE status = 'PARKED') FROM outbox_message")) {
+            try (ResultSet rs = st.executeQuery(engine.pendingAndParked())) {
                 rs.next();
                 pending = rs.getLong(1);
                 parked = rs.getLong(2);
@@ -218,8 +288,9 @@ public class DrillAudit {
             if (faultEnd > 0) {
                 long last = faultEnd;
                 long before = 0;
-                try (ResultSet rs = st.executeQuery("SELECT id::text FROM outbox_message WHERE routing_key LIKE 'order.%'"
-                        + " AND created_at <= to_timestamp(" + faultEnd + " / 1000.0)")) {
+                String committedBefore = "routing_key LIKE 'order.%' AND " + engine.createdAtOrBefore(faultEnd);
+                try (ResultSet rs = st.executeQuery("SELECT " + engine.idAsText() + " FROM outbox_message WHERE "
+                        + committedBefore)) {
                     while (rs.next()) {
                         before++;
                         Long received = firstReceipt.get(rs.getString(1));
@@ -233,9 +304,7 @@ public class DrillAudit {
                         String.format(Locale.ROOT, "%.2f", (last - faultEnd) / 1000.0));
                 // the relay's side of the same drain: when the broker confirmed the last of those messages
                 // (published_at, the database's clock), whatever the audit consumer's own reconnect took
-                try (ResultSet rs = st.executeQuery("SELECT (extract(epoch FROM max(published_at)) * 1000)::bigint"
-                        + " FROM outbox_message WHERE routing_key LIKE 'order.%'"
-                        + " AND created_at <= to_timestamp(" + faultEnd + " / 1000.0)")) {
+                try (ResultSet rs = st.executeQuery(engine.lastPublishedMillis(committedBefore))) {
                     long published = rs.next() ? rs.getLong(1) : 0;
                     figures.put("seconds to all of them recorded published (relay side)", published <= 0 ? "n/a"
                             : String.format(Locale.ROOT, "%.2f", Math.max(0, published - faultEnd) / 1000.0));
@@ -243,7 +312,7 @@ public class DrillAudit {
                 try (ResultSet rs = st.executeQuery("SELECT count(*) FROM outbox_message WHERE attempts > 0")) {
                     figures.put("rows charged an attempt", rs.next() ? Long.toString(rs.getLong(1)) : "n/a");
                 }
-                // why they were charged: the relay's last error of each, grouped (reported only)
+                // why they were charged: the relay's last error of each, grouped (reported only; the same SQL on both)
                 try (ResultSet rs = st.executeQuery("SELECT left(coalesce(last_error, '(none)'), 160), count(*)"
                         + " FROM outbox_message WHERE attempts > 0 GROUP BY 1 ORDER BY 2 DESC LIMIT 5")) {
                     while (rs.next()) {

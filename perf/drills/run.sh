@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Fault drills: two instances of the built jar on the local PostgreSQL and RabbitMQ, load, one fault, and an audit
-# of every committed order against every message that reached an audit queue. See README.md.
+# Fault drills: two instances of the built jar on the local PostgreSQL (or MariaDB) and RabbitMQ, load, one fault,
+# and an audit of every committed order against every message that reached an audit queue. See README.md.
 #
 #   perf/drills/run.sh [poison|kill|broker|db|skew|all ...]      (default: all, in that order)
+#   DB=mariadb perf/drills/run.sh ...                            (the same drills on MariaDB)
 #
-# Knobs (environment): JAR, BROKER_FAULT (proxy|stop-app), RATE, LOAD_SECONDS, KILL_ROWS, POISON_GOOD_ROWS,
-# WARMUP_SECONDS, WARMUP_RATE, SKEW_ORDERS, SKEW, FAKETIME_LIB, LEASE, START_TIMEOUT, PORT_A, PORT_B, JAVA_OPTS,
-# DB_HOST, DB_PORT, DB_USER, RABBIT_HOST, RABBIT_PORT.
+# Knobs (environment): DB (postgres|mariadb), JAR, BROKER_FAULT (proxy|stop-app), RATE, LOAD_SECONDS, KILL_ROWS,
+# POISON_GOOD_ROWS, WARMUP_SECONDS, WARMUP_RATE, SKEW_ORDERS, SKEW, FAKETIME_LIB, LEASE, START_TIMEOUT, PORT_A,
+# PORT_B, JAVA_OPTS, DB_HOST, DB_PORT, DB_USER, RABBIT_HOST, RABBIT_PORT.
 set -euo pipefail
 
 DRILL_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -14,6 +15,15 @@ REPO_ROOT=$(cd "$DRILL_DIR/../.." && pwd)
 CALLER_DIR=$PWD
 cd "$REPO_ROOT"
 
+DB=${DB:-postgres}
+case $DB in
+postgres) DEFAULT_DB_PORT=5432 DEFAULT_DB_USER=postgres ;;
+mariadb) DEFAULT_DB_PORT=3306 DEFAULT_DB_USER=root ;;
+*)
+    echo "DB is postgres or mariadb, not $DB" >&2
+    exit 2
+    ;;
+esac
 DEFAULT_JAR=bootstrap/target/ordering-service.jar
 JAR=${JAR:-$DEFAULT_JAR}
 BROKER_FAULT=${BROKER_FAULT:-proxy}
@@ -33,8 +43,8 @@ PROXY_PORT=${PROXY_PORT:-15680}
 PROXY_CONTROL_PORT=${PROXY_CONTROL_PORT:-15681}
 JAVA_OPTS=${JAVA_OPTS:--Xmx256m}
 DB_HOST=${DB_HOST:-127.0.0.1}
-DB_PORT=${DB_PORT:-5432}
-DB_USER=${DB_USER:-postgres}
+DB_PORT=${DB_PORT:-$DEFAULT_DB_PORT}
+DB_USER=${DB_USER:-$DEFAULT_DB_USER}
 RABBIT_HOST=${RABBIT_HOST:-127.0.0.1}
 RABBIT_PORT=${RABBIT_PORT:-5672}
 
@@ -115,7 +125,7 @@ drill_cleanup() {
         QUEUE_DECLARED=0
     fi
     if [[ $DB_CREATED == 1 ]]; then
-        psql_admin "DROP DATABASE IF EXISTS $DB_NAME WITH (FORCE)" >/dev/null 2>&1 || log "could not drop $DB_NAME"
+        drop_database >/dev/null 2>&1 || log "could not drop $DB_NAME"
         DB_CREATED=0
     fi
 }
@@ -136,8 +146,193 @@ trap cleanup EXIT
 trap 'log "interrupted" >&"$CONSOLE"; exit 130' INT
 trap 'log "terminated" >&"$CONSOLE"; exit 143' TERM
 
-psql_admin() { PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -h "$DB_HOST" -p "$DB_PORT" -U "$DB_USER" -d postgres -Atc "$1"; }
-psql_drill() { PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -h "$DB_HOST" -p "$DB_PORT" -U "$DB_USER" -d "$DB_NAME" -Atc "$1"; }
+# ---------------------------------------------------------------------------------------------------------------
+# The database engine (DB): everything that differs between PostgreSQL and MariaDB is here, side by side. The
+# drills below only call these functions; the statements they send directly are the same on both engines.
+# MariaDB: times are datetime(6) holding UTC (compared with UTC_TIMESTAMP(6)), ids its native uuid type, no
+# NOTIFY (other instances' relays find new rows at their poll), no data-modifying WITH, no FILTER.
+# ---------------------------------------------------------------------------------------------------------------
+
+# the SQL client: one statement list per call, one line per row, columns separated by |, on the server's
+# administrative database (db_admin) or on the drill's (db_drill); stops at the first error
+db_client() { # database sql
+    case $DB in
+    postgres) PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -h "$DB_HOST" -p "$DB_PORT" \
+        -U "$DB_USER" -d "$1" -Atc "$2" ;;
+    mariadb) mariadb --protocol=tcp -h "$DB_HOST" -P "$DB_PORT" -u "$DB_USER" -N -B -r -e "$2" ${1:+"$1"} |
+        tr '\t' '|' ;;
+    esac
+}
+db_admin() { case $DB in postgres) db_client postgres "$1" ;; mariadb) db_client "" "$1" ;; esac; }
+db_drill() { db_client "$DB_NAME" "$1"; }
+
+DB_CLIENT=$(case $DB in postgres) echo psql ;; mariadb) echo mariadb ;; esac)
+DB_LABEL=$(case $DB in postgres) echo PostgreSQL ;; mariadb) echo MariaDB ;; esac)
+# the service's Spring profile and the JDBC URL of the drill's database (the instances' and DrillAudit's)
+DB_PROFILE=$DB
+jdbc_url() {
+    case $DB in
+    postgres) echo "jdbc:postgresql://$DB_HOST:$DB_PORT/$DB_NAME" ;;
+    mariadb) echo "jdbc:mariadb://$DB_HOST:$DB_PORT/$DB_NAME" ;;
+    esac
+}
+# the JDBC driver DrillAudit takes out of the service jar
+DRIVER_JAR=$(case $DB in postgres) echo 'postgresql-*.jar' ;; mariadb) echo 'mariadb-java-client-*.jar' ;; esac)
+DRIVER_JAR_RE=$(case $DB in postgres) echo 'postgresql' ;; mariadb) echo 'mariadb-java-client' ;; esac)
+
+server_version() {
+    case $DB in
+    postgres) db_admin "SHOW server_version" ;;
+    mariadb) db_admin "SELECT VERSION()" ;;
+    esac
+}
+
+# ends every session on the drill's database but the drill's own; prints how many it ended
+kill_sessions() {
+    case $DB in
+    postgres) db_admin "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                                               WHERE datname = '$DB_NAME' AND pid <> pg_backend_pid()) t" ;;
+    # KILL CONNECTION of each session in information_schema.PROCESSLIST, in one statement on the server; a session
+    # that ended meanwhile (error 1094, unknown thread) is not counted
+    mariadb) db_admin "DELIMITER //
+        BEGIN NOT ATOMIC
+            DECLARE done, killed INT DEFAULT 0;
+            DECLARE victim BIGINT;
+            DECLARE sessions CURSOR FOR SELECT id FROM information_schema.PROCESSLIST
+                                         WHERE db = '$DB_NAME' AND id <> CONNECTION_ID();
+            DECLARE CONTINUE HANDLER FOR NOT FOUND SET done = 1;
+            OPEN sessions;
+            each_session: LOOP
+                FETCH sessions INTO victim;
+                IF done THEN LEAVE each_session; END IF;
+                BEGIN
+                    DECLARE CONTINUE HANDLER FOR 1094 SET killed = killed - 1;
+                    KILL CONNECTION victim;
+                    SET killed = killed + 1;
+                END;
+            END LOOP;
+            CLOSE sessions;
+            SELECT killed;
+        END //" ;;
+    esac
+}
+
+drop_database() { # even while sessions are open on it
+    case $DB in
+    postgres) db_admin "DROP DATABASE IF EXISTS $DB_NAME WITH (FORCE)" ;;
+    mariadb)
+        kill_sessions >/dev/null
+        db_admin "DROP DATABASE IF EXISTS $DB_NAME"
+        ;;
+    esac
+}
+
+sql_new_uuid() {
+    case $DB in
+    postgres) echo "SELECT gen_random_uuid()" ;;
+    mariadb) echo "SELECT UUID()" ;;
+    esac
+}
+
+# seeds N orders and their order.placed outbox rows (as if written while no relay ran); statements to run inside
+# a transaction of the caller's, or alone (each statement of one psql -c or mariadb -e is then its own)
+sql_seed_orders() { # N
+    case $DB in
+    postgres) cat <<SQL ;;
+WITH o AS (
+    INSERT INTO orders (id, customer_id, currency, total, status, placed_at, version)
+    SELECT gen_random_uuid(), '$CUSTOMER', 'EUR', 79.80, 'PLACED', now(), 0 FROM generate_series(1, $1)
+    RETURNING id, placed_at)
+INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload, headers, occurred_at)
+SELECT gen_random_uuid(), 'order', o.id::text, 'bookstore.order-placed.v1', '$EXCHANGE', 'order.placed',
+       jsonb_build_object('orderId', o.id, 'customerId', '$CUSTOMER', 'total', '79.80', 'currency', 'EUR'), '{}', o.placed_at
+  FROM o;
+SQL
+    # no INSERT in a WITH: the new ids go through a temporary table (which does not end the transaction)
+    mariadb) cat <<SQL ;;
+CREATE TEMPORARY TABLE drill_seed (id uuid NOT NULL PRIMARY KEY);
+INSERT INTO drill_seed SELECT UUID() FROM seq_1_to_$1;
+SET @placed_at = UTC_TIMESTAMP(6);
+INSERT INTO orders (id, customer_id, currency, total, status, placed_at, version)
+SELECT id, '$CUSTOMER', 'EUR', 79.80, 'PLACED', @placed_at, 0 FROM drill_seed;
+INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload, headers, occurred_at)
+SELECT UUID(), 'order', id, 'bookstore.order-placed.v1', '$EXCHANGE', 'order.placed',
+       JSON_OBJECT('orderId', id, 'customerId', '$CUSTOMER', 'total', '79.80', 'currency', 'EUR'), '{}', @placed_at
+  FROM drill_seed;
+DROP TEMPORARY TABLE drill_seed;
+SQL
+    esac
+}
+
+sql_poison_row() { # id: an outbox row whose routing key no queue is bound to
+    local aggregate_id now
+    case $DB in
+    postgres) aggregate_id="gen_random_uuid()::text" now="now()" ;;
+    mariadb) aggregate_id="UUID()" now="UTC_TIMESTAMP(6)" ;;
+    esac
+    echo "INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload, headers, occurred_at)
+          VALUES ('$1', 'order', $aggregate_id, 'bookstore.drill-poison.v1', '$EXCHANGE',
+                  'drill.poison.unroutable', '{}', '{}', $now);"
+}
+
+# what wakes the relays of every instance at the commit of rows seeded by SQL: PostgreSQL's NOTIFY, as a commit
+# of the service's sends. MariaDB has none: each relay finds the rows at its next poll (ordering.outbox.poll-interval,
+# 1 s), one relay after the other
+sql_wake_relays() {
+    case $DB in
+    postgres) echo "NOTIFY ordering_outbox;" ;;
+    mariadb) echo "" ;;
+    esac
+}
+
+# the relays' live leases: one line per owner, the owner and the latest end of its leases
+sql_leases_by_owner() {
+    case $DB in
+    postgres) echo "SELECT claimed_by || ' ' || max(claimed_until) FROM outbox_message
+                     WHERE status = 'PENDING' AND claimed_until > now() GROUP BY claimed_by" ;;
+    mariadb) echo "SELECT CONCAT(claimed_by, ' ', MAX(claimed_until)) FROM outbox_message
+                    WHERE status = 'PENDING' AND claimed_until > UTC_TIMESTAMP(6) GROUP BY claimed_by" ;;
+    esac
+}
+
+sql_published_since() { # rows before: rows published beyond that many
+    case $DB in
+    postgres) echo "SELECT count(*) FILTER (WHERE status = 'PUBLISHED') - $1 FROM outbox_message" ;;
+    mariadb) echo "SELECT COALESCE(SUM(status = 'PUBLISHED'), 0) - $1 FROM outbox_message" ;;
+    esac
+}
+
+sql_kill_progress() { # rows before: rows published beyond that many | owners holding a live lease on a pending row
+    case $DB in
+    postgres) echo "SELECT count(*) FILTER (WHERE status = 'PUBLISHED') - $1,
+                           count(DISTINCT claimed_by) FILTER (WHERE status = 'PENDING' AND claimed_until > now())
+                      FROM outbox_message" ;;
+    mariadb) echo "SELECT COALESCE(SUM(status = 'PUBLISHED'), 0) - $1,
+                          COUNT(DISTINCT CASE WHEN status = 'PENDING' AND claimed_until > UTC_TIMESTAMP(6)
+                                              THEN claimed_by END)
+                     FROM outbox_message" ;;
+    esac
+}
+
+sql_lease_end_millis() { # owner: the end of its last lease, epoch milliseconds
+    case $DB in
+    postgres) echo "SELECT (extract(epoch FROM max(claimed_until)) * 1000)::bigint FROM outbox_message
+                     WHERE claimed_by = '$1'" ;;
+    mariadb) echo "SELECT TIMESTAMPDIFF(MICROSECOND, TIMESTAMP '1970-01-01 00:00:00', MAX(claimed_until)) DIV 1000
+                     FROM outbox_message WHERE claimed_by = '$1'" ;;
+    esac
+}
+
+sql_recorded_after() { # epoch millis, quoted ids: seconds from then to the last published_at among those rows
+    case $DB in
+    postgres) echo "SELECT round(((extract(epoch FROM max(published_at)) * 1000 - $1) / 1000)::numeric, 2)
+                      FROM outbox_message WHERE claimed_by IS NULL AND id IN ($2)" ;;
+    mariadb) echo "SELECT ROUND((TIMESTAMPDIFF(MICROSECOND, TIMESTAMP '1970-01-01 00:00:00', MAX(published_at)) / 1000
+                                - $1) / 1000, 2)
+                     FROM outbox_message WHERE claimed_by IS NULL AND id IN ($2)" ;;
+    esac
+}
+
 rabbit() { java -cp "$CP" -Dslf4j.internal.verbosity=ERROR "$DRILL_DIR/DrillRabbit.java" "$1" "$RABBIT_HOST" "$RABBIT_PORT" "$QUEUE" "$EXCHANGE" "${@:2}"; }
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 # sleep that a signal interrupts at once
@@ -149,10 +344,10 @@ pause() {
 # ---------------------------------------------------------------------------------------------------------------
 # Prerequisites: tools, servers, the jar, the helpers' class path, a throw-away token key
 # ---------------------------------------------------------------------------------------------------------------
-for tool in java psql curl awk; do
+for tool in java "$DB_CLIENT" curl awk; do
     command -v "$tool" >/dev/null || die "$tool is not installed"
 done
-psql_admin "SELECT 1" >/dev/null || die "PostgreSQL does not answer on $DB_HOST:$DB_PORT (user $DB_USER)"
+db_admin "SELECT 1" >/dev/null || die "$DB_LABEL does not answer on $DB_HOST:$DB_PORT (user $DB_USER)"
 timeout 5 bash -c "exec 3<>/dev/tcp/$RABBIT_HOST/$RABBIT_PORT" 2>/dev/null ||
     die "RabbitMQ does not answer on $RABBIT_HOST:$RABBIT_PORT"
 [[ $BROKER_FAULT == proxy || $BROKER_FAULT == stop-app ]] || die "BROKER_FAULT is proxy or stop-app"
@@ -172,10 +367,10 @@ LIB="$WORK/lib"
 rm -rf "$LIB"
 mkdir -p "$LIB"
 if command -v unzip >/dev/null; then
-    unzip -j -o -q "$JAR" 'BOOT-INF/lib/postgresql-*.jar' 'BOOT-INF/lib/amqp-client-*.jar' \
+    unzip -j -o -q "$JAR" "BOOT-INF/lib/$DRIVER_JAR" 'BOOT-INF/lib/amqp-client-*.jar' \
         'BOOT-INF/lib/slf4j-api-*.jar' 'BOOT-INF/lib/netty-*.jar' -d "$LIB"
 else
-    entries=$(jar tf "$JAR" | grep -E '^BOOT-INF/lib/(postgresql|amqp-client|slf4j-api|netty-.*)-[0-9].*\.jar$')
+    entries=$(jar tf "$JAR" | grep -E "^BOOT-INF/lib/($DRIVER_JAR_RE|amqp-client|slf4j-api|netty-.*)-[0-9].*\\.jar\$")
     # shellcheck disable=SC2086
     (cd "$LIB" && jar xf "$JAR" $entries && mv BOOT-INF/lib/*.jar . && rm -rf BOOT-INF)
 fi
@@ -192,8 +387,8 @@ read -r -a JAVA_OPTS_ARRAY <<<"$JAVA_OPTS"
 # Building blocks
 # ---------------------------------------------------------------------------------------------------------------
 fresh_database() {
-    psql_admin "DROP DATABASE IF EXISTS $DB_NAME WITH (FORCE)" >/dev/null
-    psql_admin "CREATE DATABASE $DB_NAME" >/dev/null
+    drop_database >/dev/null
+    db_admin "CREATE DATABASE $DB_NAME" >/dev/null
     DB_CREATED=1
 }
 
@@ -213,7 +408,7 @@ start_consumer() { # the audit queue, bound with order.#, and its consumer writi
     die "the audit consumer did not start"
 }
 
-# name port [env assignments... --] [app args...]: one instance of the jar, profile postgres, database $DB_NAME
+# name port [--prefix command... --] [app args...]: one instance of the jar, profile $DB_PROFILE, database $DB_NAME
 start_instance() {
     local name=$1 port=$2
     shift 2
@@ -227,8 +422,8 @@ start_instance() {
         shift
     fi
     port_in_use "$port" && die "port $port is taken (PORT_A / PORT_B)"
-    local args=(--spring.profiles.active=postgres
-        "--spring.datasource.url=jdbc:postgresql://$DB_HOST:$DB_PORT/$DB_NAME"
+    local args=("--spring.profiles.active=$DB_PROFILE"
+        "--spring.datasource.url=$(jdbc_url)"
         "--spring.datasource.username=$DB_USER"
         "--spring.rabbitmq.host=$RABBIT_HOST"
         "--spring.rabbitmq.port=${INSTANCE_RABBIT_PORT:-$RABBIT_PORT}"
@@ -262,13 +457,13 @@ await_instances() { # waits until every started instance answers on its liveness
 }
 declare -A INSTANCE_PORT=([a]=$PORT_A [b]=$PORT_B [c]=$PORT_A)
 
-pending_rows() { psql_drill "SELECT count(*) FROM outbox_message WHERE status = 'PENDING'"; }
+pending_rows() { db_drill "SELECT count(*) FROM outbox_message WHERE status = 'PENDING'"; }
 
 await_drain() { # until no row is pending and the consumer has seen every published order message (120 s at most)
     local started=$SECONDS published
     while true; do
         if [[ $(pending_rows) == 0 ]]; then
-            published=$(psql_drill "SELECT count(*) FROM outbox_message WHERE status = 'PUBLISHED' AND routing_key LIKE 'order.%'")
+            published=$(db_drill "SELECT count(*) FROM outbox_message WHERE status = 'PUBLISHED' AND routing_key LIKE 'order.%'")
             (($(wc -l <"$AUDIT") >= published)) && break
         fi
         ((SECONDS - started < 120)) || {
@@ -301,11 +496,11 @@ warm_up() {
 # first (seconds on a busy machine), and a fault scheduled from its launch met instances with no load at all.
 start_load() { # the generator's requests file
     local orders_before started=$SECONDS
-    orders_before=$(psql_drill "SELECT count(*) FROM orders")
+    orders_before=$(db_drill "SELECT count(*) FROM orders")
     java "$DRILL_DIR/DrillLoad.java" --urls "http://127.0.0.1:$PORT_A,http://127.0.0.1:$PORT_B" --rate "$RATE" \
         --seconds "$LOAD_SECONDS" --out "$1" >"$WORK/$DRILL-load.log" 2>&1 &
     LOAD_PID=$!
-    until (($(psql_drill "SELECT count(*) FROM orders") > orders_before)); do
+    until (($(db_drill "SELECT count(*) FROM orders") > orders_before)); do
         kill -0 "$LOAD_PID" 2>/dev/null || die "the load generator exited: $(tail -n 5 "$WORK/$DRILL-load.log")"
         ((SECONDS - started < 120)) || die "the load generator committed no order within 120 s"
         sleep 0.1
@@ -318,32 +513,19 @@ audit_load() { # the generator's requests file, the fault's end: audits the warm
     audit --requests "$WORK/$DRILL-all-requests.txt" --fault-end "$2"
 }
 
-# the relays' leases: one line per owner, the owner and the latest end of its leases
-leases_by_owner() {
-    psql_drill "SELECT claimed_by || ' ' || max(claimed_until) FROM outbox_message
-                 WHERE status = 'PENDING' AND claimed_until > now() GROUP BY claimed_by"
-}
+leases_by_owner() { db_drill "$(sql_leases_by_owner)"; }
 
-# seeds N orders and their order.placed outbox rows in one transaction (as if written while no relay ran)
-seed_orders_sql() {
-    cat <<SQL
-WITH o AS (
-    INSERT INTO orders (id, customer_id, currency, total, status, placed_at, version)
-    SELECT gen_random_uuid(), '$CUSTOMER', 'EUR', 79.80, 'PLACED', now(), 0 FROM generate_series(1, $1)
-    RETURNING id, placed_at)
-INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload, headers, occurred_at)
-SELECT gen_random_uuid(), 'order', o.id::text, 'bookstore.order-placed.v1', '$EXCHANGE', 'order.placed',
-       jsonb_build_object('orderId', o.id, 'customerId', '$CUSTOMER', 'total', '79.80', 'currency', 'EUR'), '{}', o.placed_at
-  FROM o;
-SQL
+# seeds N orders and their order.placed outbox rows in one transaction
+seed_orders() { # N
+    db_drill "BEGIN; $(sql_seed_orders "$1") $(sql_wake_relays) COMMIT;" >/dev/null
 }
 
 audit() { # extra DrillAudit args; appends the RESULT line
     stop_pid "$CONSUMER_PID"
     CONSUMER_PID=""
     local out status=0
-    out=$(java -cp "$CP" "$DRILL_DIR/DrillAudit.java" --drill "$DRILL" \
-        --jdbc "jdbc:postgresql://$DB_HOST:$DB_PORT/$DB_NAME" --user "$DB_USER" --messages "$AUDIT" "$@") || status=$?
+    out=$(java -cp "$CP" -Dslf4j.internal.verbosity=ERROR "$DRILL_DIR/DrillAudit.java" --drill "$DRILL" \
+        --jdbc "$(jdbc_url)" --user "$DB_USER" --messages "$AUDIT" "$@") || status=$?
     grep -v '^RESULT ' <<<"$out"
     grep '^RESULT ' <<<"$out" | sed "s/^RESULT /RESULT extra=${DRILL_NOTE// /_} | /" >>"$RESULTS"
     return "$status"
@@ -362,15 +544,13 @@ drill_poison() {
     start_instance b "$PORT_B" "${relay[@]}"
     await_instances a b
     local half=$((POISON_GOOD_ROWS / 2)) poison
-    poison=$(psql_drill "SELECT gen_random_uuid()")
+    poison=$(db_drill "$(sql_new_uuid)")
     # one transaction: half the good rows, the poison, the other half; consecutive positions, so the poison
     # shares its batch with good rows
-    psql_drill "BEGIN;
-        $(seed_orders_sql "$half")
-        INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload, headers, occurred_at)
-        VALUES ('$poison', 'order', gen_random_uuid()::text, 'bookstore.drill-poison.v1', '$EXCHANGE',
-                'drill.poison.unroutable', '{}', '{}', now());
-        $(seed_orders_sql "$((POISON_GOOD_ROWS - half))")
+    db_drill "BEGIN;
+        $(sql_seed_orders "$half")
+        $(sql_poison_row "$poison")
+        $(sql_seed_orders "$((POISON_GOOD_ROWS - half))")
         COMMIT;" >/dev/null
     log "seeded $POISON_GOOD_ROWS good rows and poison $poison (routing key drill.poison.unroutable: no queue bound, mandatory -> returned)"
     local t0
@@ -391,20 +571,21 @@ drill_kill() {
     if ((WARMUP_SECONDS > 0)); then
         # the relays' code compiled by the JIT before the measured drain, as the load drills warm up with load
         log "warm-up: $KILL_ROWS rows drained by both relays"
-        psql_drill "$(seed_orders_sql "$KILL_ROWS") NOTIFY ordering_outbox;" >/dev/null
+        seed_orders "$KILL_ROWS"
         await_drain # the warm-up's orders stay and are audited with the rest
     fi
     local warm
-    warm=$(psql_drill "SELECT count(*) FROM outbox_message")
-    # NOTIFY (delivered at the commit) wakes both relays at once, as a commit of the service's does; without it
-    # each found the rows at its next poll, one after the other, and the first had drained most of them alone
-    psql_drill "$(seed_orders_sql "$KILL_ROWS") NOTIFY ordering_outbox;" >/dev/null
-    log "seeded $KILL_ROWS pending rows; waiting until both relays hold leases, then killing instance a"
+    warm=$(db_drill "SELECT count(*) FROM outbox_message")
+    # On PostgreSQL the seed ends with NOTIFY (delivered at the commit), which wakes both relays at once, as a commit
+    # of the service's does; without it each found the rows at its next poll (10 s while NOTIFY works), one after
+    # the other, and the first had drained most of them alone. MariaDB has no NOTIFY: both relays poll every
+    # second (ordering.outbox.poll-interval), so the second joins within a second of the first.
+    seed_orders "$KILL_ROWS"
+    log "seeded $KILL_ROWS pending rows$([[ $DB == mariadb ]] && echo ' (no NOTIFY on MariaDB: the relays find them at their 1 s poll)');" \
+        "waiting until both relays hold leases, then killing instance a"
     local state published leasers before after killed_owner lease_end started=$SECONDS
     while true; do
-        state=$(psql_drill "SELECT count(*) FILTER (WHERE status = 'PUBLISHED') - $warm,
-                                   count(DISTINCT claimed_by) FILTER (WHERE status = 'PENDING' AND claimed_until > now())
-                              FROM outbox_message")
+        state=$(db_drill "$(sql_kill_progress "$warm")")
         published=${state%|*}
         leasers=${state#*|}
         if ((published >= KILL_ROWS / 10 && leasers >= 2)); then
@@ -430,7 +611,7 @@ drill_kill() {
         kill -CONT "${INSTANCE_PID[a]}"
         pause "0.0$((RANDOM % 9 + 1))"
     done
-    published=$(psql_drill "SELECT count(*) FILTER (WHERE status = 'PUBLISHED') - $warm FROM outbox_message")
+    published=$(db_drill "$(sql_published_since "$warm")")
     kill -KILL "${INSTANCE_PID[a]}"
     local kill_ms
     kill_ms=$(now_ms)
@@ -441,9 +622,8 @@ drill_kill() {
     local orphans=0 orphan_ids="$WORK/$DRILL-orphans.txt" takeover=n/a recorded=n/a
     : >"$orphan_ids"
     if [[ -n $killed_owner ]]; then
-        lease_end=$(psql_drill "SELECT (extract(epoch FROM max(claimed_until)) * 1000)::bigint FROM outbox_message
-                                 WHERE claimed_by = '$killed_owner'")
-        psql_drill "SELECT id FROM outbox_message WHERE claimed_by = '$killed_owner' AND status = 'PENDING'" \
+        lease_end=$(db_drill "$(sql_lease_end_millis "$killed_owner")")
+        db_drill "SELECT id FROM outbox_message WHERE claimed_by = '$killed_owner' AND status = 'PENDING'" \
             >"$orphan_ids"
         orphans=$(wc -l <"$orphan_ids")
         log "the killed relay ($killed_owner) left $orphans rows leased until $((lease_end - kill_ms)) ms after the kill"
@@ -458,8 +638,7 @@ drill_kill() {
         takeover=$(awk -v end="$lease_end" 'NR == FNR { orphan[$1] = 1; next }
                                              ($2 in orphan) && $1 > last { last = $1 }
                                              END { printf "%.2f", (last - end) / 1000 }' "$orphan_ids" "$AUDIT")
-        recorded=$(psql_drill "SELECT round(((extract(epoch FROM max(published_at)) * 1000 - $lease_end) / 1000)::numeric, 2)
-                                 FROM outbox_message WHERE claimed_by IS NULL AND id IN ($(sed "s/.*/'&'/" "$orphan_ids" | paste -sd,))")
+        recorded=$(db_drill "$(sql_recorded_after "$lease_end" "$(sed "s/.*/'&'/" "$orphan_ids" | paste -sd,)")")
         log "the $orphans rows the killed relay held were all delivered $takeover s after its lease ended (takeover;" \
             "recorded published $recorded s after it)"
     fi
@@ -529,7 +708,7 @@ broker_up() {
 }
 
 drill_db() {
-    log "== db: every database connection of the instances terminated under $RATE orders/s"
+    log "== db: every database connection of the instances terminated under $RATE orders/s ($DB_LABEL)"
     fresh_database
     start_consumer
     start_instance a "$PORT_A"
@@ -539,8 +718,7 @@ drill_db() {
     local requests="$WORK/$DRILL-requests.txt" fault_end terminated
     start_load "$requests"
     pause 10
-    terminated=$(psql_admin "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-                                                    WHERE datname = '$DB_NAME' AND pid <> pg_backend_pid()) t")
+    terminated=$(kill_sessions)
     fault_end=$(now_ms)
     log "terminated $terminated connections of $DB_NAME"
     wait "$LOAD_PID" || die "the load generator failed: $(tail -n 5 "$WORK/$DRILL-load.log")"
@@ -577,7 +755,7 @@ drill_skew() {
         --count "$SKEW_ORDERS" --out "$requests" >"$WORK/$DRILL-load.log" 2>&1 || die "the load generator failed"
     grep '^LOAD' "$WORK/$DRILL-load.log" || true
     # the skew is real: the writers' own timestamps put the cancel before the placement
-    stamped_earlier=$(psql_drill "SELECT count(*) FROM outbox_message c JOIN outbox_message p
+    stamped_earlier=$(db_drill "SELECT count(*) FROM outbox_message c JOIN outbox_message p
                                     ON p.aggregate_id = c.aggregate_id AND p.routing_key = 'order.placed'
                                   WHERE c.routing_key = 'order.cancelled' AND c.occurred_at < p.occurred_at")
     log "$stamped_earlier of $SKEW_ORDERS cancellations carry a writer's timestamp (occurred_at) before their placement's"
@@ -599,7 +777,7 @@ drill_skew() {
 # ---------------------------------------------------------------------------------------------------------------
 DRILLS=("$@")
 [[ ${#DRILLS[@]} -gt 0 && ${DRILLS[0]} != all ]] || DRILLS=(poison kill broker db skew)
-log "fault drills: ${DRILLS[*]}; console log: ${RUN_LOG#"$REPO_ROOT"/}"
+log "fault drills on $DB_LABEL $(server_version) at $DB_HOST:$DB_PORT: ${DRILLS[*]}; console log: ${RUN_LOG#"$REPO_ROOT"/}"
 FAILED=()
 for DRILL in "${DRILLS[@]}"; do
     declare -F "drill_$DRILL" >/dev/null || die "unknown drill $DRILL (poison, kill, broker, db, skew, all)"
