@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The order API's performance next to a database baseline, measured in the same run. See README.md.
 #
-#   benchmarks/api/run.sh [JAR]
+#   benchmarks/api/run.sh [JAR]            # PostgreSQL
+#   DB=mariadb benchmarks/api/run.sh [JAR] # MariaDB
 #
-# Knobs (environment): JAR, DURATION, WARMUP, WARMUP_ROUND, WARMUP_JIT_PERCENT, WARMUP_MAX, CONCURRENCY, OPEN_RATE,
+# Knobs (environment): DB, JAR, DURATION, WARMUP, WARMUP_ROUND, WARMUP_JIT_PERCENT, WARMUP_MAX, CONCURRENCY, OPEN_RATE,
 # OPEN_SECONDS, STEP_RATES, STEP_SECONDS, P99_LIMIT_MS, IDLE_SECONDS, VACUUM_EVERY, PORT, SERVICE_JVM, JAVA_OPTS,
 # EXTRA_ARGS, AUTH_HEADER, KEEP_DB, DB_HOST, DB_PORT, DB_USER, RABBIT_HOST, RABBIT_PORT.
 set -euo pipefail
@@ -41,9 +42,30 @@ EXTRA_ARGS=${EXTRA_ARGS:-}
 # Hook for the coming bearer token: the value of the Authorization header ("Bearer eyJ..."), sent by wrk and OpenLoop.
 AUTH_HEADER=${AUTH_HEADER:-}
 KEEP_DB=${KEEP_DB:-0}
+# the engine the service stores its data on: postgres (the default) or mariadb; "What differs between the engines"
+# below holds every step that is not the same on both
+DB=${DB:-postgres}
+case $DB in
+postgres)
+    DB_LABEL=PostgreSQL
+    DB_PORT=${DB_PORT:-5432}
+    DB_USER=${DB_USER:-postgres}
+    DB_TOOLS="psql pgbench"
+    JDBC_DRIVER=postgresql # BOOT-INF/lib/postgresql-*.jar, for PlainJdbcOrders
+    ;;
+mariadb)
+    DB_LABEL=MariaDB
+    DB_PORT=${DB_PORT:-3306}
+    DB_USER=${DB_USER:-root}
+    DB_TOOLS="mariadb"
+    JDBC_DRIVER=mariadb-java-client
+    ;;
+*)
+    echo "DB=$DB: postgres or mariadb" >&2
+    exit 2
+    ;;
+esac
 DB_HOST=${DB_HOST:-127.0.0.1}
-DB_PORT=${DB_PORT:-5432}
-DB_USER=${DB_USER:-postgres}
 RABBIT_HOST=${RABBIT_HOST:-127.0.0.1}
 RABBIT_PORT=${RABBIT_PORT:-5672}
 
@@ -122,7 +144,7 @@ cleanup() {
         if [[ $KEEP_DB == 1 ]]; then
             log "KEEP_DB=1: database $DB_NAME kept"
         else
-            psql_admin "DROP DATABASE IF EXISTS $DB_NAME WITH (FORCE)" >/dev/null 2>&1 &&
+            drop_database >/dev/null 2>&1 &&
                 log "dropped database $DB_NAME" || log "could not drop database $DB_NAME"
         fi
     fi
@@ -136,8 +158,237 @@ trap cleanup EXIT
 trap 'log "interrupted" >&"$CONSOLE"; exit 130' INT
 trap 'log "terminated" >&"$CONSOLE"; exit 143' TERM
 
-psql_admin() { PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -h "$DB_HOST" -p "$DB_PORT" -U "$DB_USER" -d postgres -Atc "$1"; }
-psql_bench() { PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -h "$DB_HOST" -p "$DB_PORT" -U "$DB_USER" -d "$DB_NAME" -Atc "$1"; }
+# ---------------------------------------------------------------------------------------------------------------
+# What differs between the engines: one function per step, each engine's SQL and commands side by side
+# ---------------------------------------------------------------------------------------------------------------
+# SQL on the server outside the benchmark's database (db_admin) and in it (db_bench); values tab-separated, no header
+db_admin() {
+    case $DB in
+    postgres) PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -h "$DB_HOST" -p "$DB_PORT" -U "$DB_USER" -d postgres -Atc "$1" ;;
+    mariadb) mariadb -h "$DB_HOST" -P "$DB_PORT" -u "$DB_USER" --batch --skip-column-names -e "$1" ;;
+    esac
+}
+db_bench() {
+    case $DB in
+    postgres) PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -h "$DB_HOST" -p "$DB_PORT" -U "$DB_USER" -d "$DB_NAME" -Atc "$1" ;;
+    mariadb) mariadb -h "$DB_HOST" -P "$DB_PORT" -u "$DB_USER" --batch --skip-column-names -D "$DB_NAME" -e "$1" ;;
+    esac
+}
+db_version() {
+    case $DB in
+    postgres) db_admin "SHOW server_version" ;;
+    mariadb) db_admin "SELECT VERSION()" ;;
+    esac
+}
+
+# The service's profile and datasource
+service_db_args() {
+    case $DB in
+    postgres) echo --spring.profiles.active=postgres "--spring.datasource.url=jdbc:postgresql://$DB_HOST:$DB_PORT/$DB_NAME" ;;
+    mariadb) echo --spring.profiles.active=mariadb "--spring.datasource.url=jdbc:mariadb://$DB_HOST:$DB_PORT/$DB_NAME" ;;
+    esac
+}
+jdbc_url() {
+    case $DB in
+    postgres) echo "jdbc:postgresql://$DB_HOST:$DB_PORT/$DB_NAME" ;;
+    mariadb) echo "jdbc:mariadb://$DB_HOST:$DB_PORT/$DB_NAME" ;; # as the service's, no driver options
+    esac
+}
+
+create_database() {
+    case $DB in
+    postgres) db_admin "DROP DATABASE IF EXISTS $DB_NAME WITH (FORCE)" && db_admin "CREATE DATABASE $DB_NAME" ;;
+    mariadb) db_admin "DROP DATABASE IF EXISTS $DB_NAME; CREATE DATABASE $DB_NAME" ;; # each table names its charset
+    esac
+}
+drop_database() {
+    case $DB in
+    postgres) db_admin "DROP DATABASE IF EXISTS $DB_NAME WITH (FORCE)" ;;
+    mariadb) db_admin "DROP DATABASE IF EXISTS $DB_NAME" ;; # the service is stopped by then: no session holds it
+    esac
+}
+# Flyway has created the service's schema
+schema_created() {
+    case $DB in
+    postgres) [[ $(db_bench "SELECT to_regclass('public.outbox_message') IS NOT NULL") == t ]] ;;
+    mariadb) [[ $(db_bench "SELECT count(*) FROM information_schema.tables WHERE table_schema = '$DB_NAME' AND table_name = 'outbox_message'") == 1 ]] ;;
+    esac
+}
+
+# The tables the baseline writes, emptied after each of its runs. InnoDB truncates one table at a time and refuses
+# a table another one references unless foreign key checks are off for the session.
+truncate_orders() {
+    case $DB in
+    postgres) db_bench "TRUNCATE orders, order_line, outbox_message, event_publication CASCADE" >/dev/null ;;
+    mariadb) db_bench "SET FOREIGN_KEY_CHECKS = 0; TRUNCATE order_line; TRUNCATE orders; TRUNCATE outbox_message;
+                       TRUNCATE EVENT_PUBLICATION; SET FOREIGN_KEY_CHECKS = 1" >/dev/null ;;
+    esac
+}
+# After the baseline, before the service's load: fresh statistics on the emptied tables
+after_baseline() {
+    case $DB in
+    postgres) db_bench "VACUUM ANALYZE" >/dev/null ;;
+    mariadb) db_bench "ANALYZE TABLE orders, order_line, outbox_message, EVENT_PUBLICATION" >/dev/null ;;
+    esac
+}
+
+# The baseline's own client of the engine, at $1 clients: sets NATIVE_CLIENT, NATIVE_TPS (empty: none),
+# NATIVE_AVG, NATIVE_P50, NATIVE_P99. PostgreSQL: pgbench with order.pgb (-M prepared, the inserts in a pipeline),
+# p50/p99 from its per-transaction log. MariaDB has no pgbench: its baseline is PlainJdbcOrders alone.
+native_baseline() {
+    local c=$1 threads prefix
+    NATIVE_CLIENT="" NATIVE_TPS="" NATIVE_AVG="" NATIVE_P50="" NATIVE_P99=""
+    case $DB in
+    postgres)
+        NATIVE_CLIENT=pgbench
+        threads=$((c < 2 ? 1 : 2))
+        prefix="$WORK/pgbench-c$c.log"
+        rm -f "$prefix".*
+        log "baseline, service stopped: pgbench, $c clients, ${DURATION} s"
+        run_helper pgbench -h "$DB_HOST" -p "$DB_PORT" -U "$DB_USER" -n -M prepared -c "$c" -j "$threads" \
+            -T "$DURATION" --log --log-prefix="$prefix" -f "$BENCH_DIR/order.pgb" "$DB_NAME" \
+            >"$WORK/pgbench-c$c.out" 2>&1 || {
+            cat "$WORK/pgbench-c$c.out"
+            die "pgbench failed"
+        }
+        NATIVE_TPS=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$WORK/pgbench-c$c.out" | tail -n 1)
+        NATIVE_AVG=$(sed -n 's/^latency average = \([0-9.]*\) ms.*/\1/p' "$WORK/pgbench-c$c.out")
+        [[ -n $NATIVE_TPS ]] || die "no tps in the pgbench output"
+        # per-transaction log: client_id transaction_no time_us script_no epoch epoch_us
+        read -r NATIVE_P50 NATIVE_P99 < <(cat "$prefix".* | awk '{print $3}' | sort -n | awk '
+            { v[NR] = $1 }
+            END {
+                if (NR == 0) { print "0 0"; exit }
+                r50 = 0.50 * NR; i50 = int(r50); if (i50 < r50) i50++; if (i50 < 1) i50 = 1
+                r99 = 0.99 * NR; i99 = int(r99); if (i99 < r99) i99++; if (i99 < 1) i99 = 1
+                printf "%.3f %.3f\n", v[i50] / 1000, v[i99] / 1000 }')
+        rm -f "$prefix".*
+        ;;
+    mariadb) ;;
+    esac
+}
+case $DB in
+postgres)
+    BASELINE_NOTE="Baseline: service stopped; the same statements and COMMIT per order as the service (\`order.pgb\`: the order with its lines, the publication, the outbox row, in one round trip as the service writes them behind), by pgbench (\`-M prepared\`) and by plain JDBC (\`PlainJdbcOrders.java\`, a connection per client); the faster one counts (bold)."
+    BASELINE_HEADER="baseline tx/s (pgbench / jdbc, faster marked)"
+    ;;
+mariadb)
+    BASELINE_NOTE="Baseline: service stopped; the same statements and COMMIT per order as the service writes them on MariaDB (the order, its two lines as one JDBC batch, the publication, the outbox row, a round trip each), by plain JDBC (\`PlainJdbcOrders.java\` with the MariaDB driver, a connection per client); there is no pgbench for MariaDB."
+    BASELINE_HEADER="baseline tx/s (plain JDBC)"
+    ;;
+esac
+
+# The in-process listener's runs still to do (Spring Modulith's incomplete publications; completed ones are
+# deleted), and the outbox rows the relay has still to publish
+listener_backlog() {
+    case $DB in
+    postgres) db_bench "SELECT count(*) FROM event_publication" ;;
+    mariadb) db_bench "SELECT count(*) FROM EVENT_PUBLICATION" ;; # Spring Modulith's table, named in capitals
+    esac
+}
+relay_backlog() { db_bench "SELECT count(*) FROM outbox_message WHERE published_at IS NULL AND status <> 'PARKED'"; }
+unpublished_count() { db_bench "SELECT count(*) FROM outbox_message WHERE published_at IS NULL"; }
+
+# The counter the idle measurement reads before and after its window, and what it counts. PostgreSQL: the
+# transactions of the benchmark's database, read through database postgres so that the reading is none of them.
+# MariaDB counts transactions neither per database nor when autocommit ends them (and its server-wide statement
+# count takes in every other client of a shared server): there, the connections the service took from its two
+# pools (Hikari's usage count, from /actuator/prometheus), one per transaction or per statement outside one.
+idle_counter() {
+    case $DB in
+    postgres) db_admin "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = '$DB_NAME'" ;;
+    mariadb)
+        curl -s --max-time 5 ${AUTH_HEADER:+-H "Authorization: $AUTH_HEADER"} "$BASE_URL/actuator/prometheus" |
+            awk '/^hikaricp_connections_usage_seconds_count\{/ { n += $NF; m = 1 } END { if (m) printf "%d\n", n }'
+        ;;
+    esac
+}
+case $DB in
+postgres)
+    IDLE_SOURCE="pg_stat_database"
+    IDLE_NOTE="; no autovacuum stand-in running"
+    ;;
+mariadb)
+    IDLE_SOURCE="counted as the connections the service took from its pools, Hikari's \`hikaricp_connections_usage_seconds_count\`: MariaDB counts transactions neither per database nor when autocommit ends them"
+    IDLE_NOTE=""
+    ;;
+esac
+
+# The published rows added before the reads the live page polls are timed, then fresh statistics
+add_published_rows() {
+    case $DB in
+    postgres)
+        db_bench "INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload,
+                                              headers, occurred_at, status, published_at)
+                  SELECT gen_random_uuid(), 'order', gen_random_uuid()::text, 'bookstore.order-placed.v1',
+                         'bookstore.ordering', 'order.placed', '{\"orderId\":\"x\"}', '{}', now(), 'PUBLISHED', now()
+                    FROM generate_series(1, $1)" >/dev/null
+        db_bench "VACUUM ANALYZE outbox_message" >/dev/null
+        ;;
+    mariadb)
+        db_bench "INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload,
+                                              headers, occurred_at, status, published_at)
+                  SELECT UUID(), 'order', UUID(), 'bookstore.order-placed.v1',
+                         'bookstore.ordering', 'order.placed', '{\"orderId\":\"x\"}', '{}', UTC_TIMESTAMP(6),
+                         'PUBLISHED', UTC_TIMESTAMP(6)
+                    FROM seq_1_to_$1" >/dev/null
+        db_bench "ANALYZE TABLE outbox_message" >/dev/null
+        ;;
+    esac
+}
+
+# The database server's CPU on this host in clock ticks, for machine_ticks. PostgreSQL: the postmaster with the
+# children it reaped (which holds the CPU of backends that ended) and every live process; MariaDB: one process,
+# its threads (connections that ended included) in its own utime + stime.
+db_server_ticks() {
+    local ticks=0 postmaster p
+    case $DB in
+    postgres)
+        postmaster=$(pgrep -o -x postgres || true)
+        for p in $(pgrep -x postgres || true); do
+            if [[ $p == "$postmaster" ]]; then
+                ticks=$((ticks + $(process_ticks "$p" reaped)))
+            else
+                ticks=$((ticks + $(process_ticks "$p")))
+            fi
+        done
+        ;;
+    mariadb)
+        for p in $(pgrep -x mariadbd || true) $(pgrep -x mysqld || true); do
+            ticks=$((ticks + $(process_ticks "$p")))
+        done
+        ;;
+    esac
+    echo "$ticks"
+}
+case $DB in
+postgres) DB_PROCESSES="PostgreSQL (all its processes, those of ended connections included)" ;;
+mariadb) DB_PROCESSES="MariaDB (\`mariadbd\`, all its threads)" ;;
+esac
+
+# Autovacuum stand-in, PostgreSQL only (see below); sets VACUUM_NOTE for the report
+start_maintenance() {
+    case $DB in
+    postgres)
+        AUTOVACUUM=$(db_admin "SHOW autovacuum")
+        if [[ $AUTOVACUUM == on ]]; then
+            VACUUM_NOTE="PostgreSQL's autovacuum is on."
+        elif ((VACUUM_EVERY > 0)); then
+            log "autovacuum is off on this server: VACUUM (ANALYZE) of $DB_NAME every $VACUUM_EVERY s in its place"
+            VACUUM_NOTE="PostgreSQL's autovacuum is off on this server; in its place the benchmark ran \`VACUUM (ANALYZE)\` of its database every $VACUUM_EVERY s."
+            start_vacuum_standin
+        else
+            log "WARNING: autovacuum is off on this server and VACUUM_EVERY=0: nothing vacuums or analyzes $DB_NAME"
+            VACUUM_NOTE="PostgreSQL's autovacuum is off on this server and nothing stood in for it (\`VACUUM_EVERY=0\`): dead rows piled up and plans made on the empty tables stayed; not a production setting."
+        fi
+        ;;
+    mariadb)
+        # InnoDB has nothing like autovacuum to turn off: its purge threads remove deleted rows and old versions
+        # all the time, and persistent statistics are recalculated when a tenth of a table has changed
+        VACUUM_NOTE="MariaDB: no VACUUM stand-in (InnoDB's purge threads remove deleted rows and old row versions by themselves; innodb_stats_auto_recalc = $(db_admin "SELECT IF(@@innodb_stats_auto_recalc, 'ON', 'OFF')"))."
+        ;;
+    esac
+}
 
 # Lines of the final report (markdown), printed and saved at the end.
 report() { printf '%s\n' "$*" >>"$REPORT"; }
@@ -151,7 +402,7 @@ start_vacuum_standin() {
     (
         trap 'exit 0' TERM
         while sleep "$VACUUM_EVERY"; do
-            psql_bench "VACUUM (ANALYZE)" >/dev/null 2>&1 || true
+            db_bench "VACUUM (ANALYZE)" >/dev/null 2>&1 || true
         done
     ) &
     VACUUM_PID=$!
@@ -180,7 +431,7 @@ bench_queue() {
         "$RABBIT_HOST" "$RABBIT_PORT" "$QUEUE" "$EXCHANGE" "$1"
 }
 
-order_count() { psql_bench "SELECT count(*) FROM orders"; }
+order_count() { db_bench "SELECT count(*) FROM orders"; }
 
 # utime + stime of the service process, in clock ticks (fields 14 and 15 of /proc/PID/stat, after the comm field).
 cpu_ticks() { sed 's/^.*) //' "/proc/$SERVICE_PID/stat" | awk '{print $12 + $13}'; }
@@ -241,27 +492,19 @@ process_ticks() {
         awk '{print $12 + $13}' <<<"$stat"
     fi
 }
-# The whole machine's CPU in clock ticks, "busy idle postgres rabbitmq": the first line of /proc/stat (all CPUs), the
-# processes of a PostgreSQL on this host (the postmaster with the children it reaped, which holds the CPU of backends
-# that ended, and every live one) and of a RabbitMQ on this host (beam.smp with its reaped children, epmd). A server
-# on another host counts 0.
+# The whole machine's CPU in clock ticks, "busy idle database rabbitmq": the first line of /proc/stat (all CPUs), the
+# database server on this host (db_server_ticks) and a RabbitMQ on this host (beam.smp with its reaped children,
+# epmd). A server on another host counts 0.
 machine_ticks() {
-    local busy_idle pg=0 rabbit=0 postmaster p
+    local busy_idle pg rabbit=0 p
     busy_idle=$(awk 'NR == 1 { print $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat)
-    postmaster=$(pgrep -o -x postgres || true)
-    for p in $(pgrep -x postgres || true); do
-        if [[ $p == "$postmaster" ]]; then
-            pg=$((pg + $(process_ticks "$p" reaped)))
-        else
-            pg=$((pg + $(process_ticks "$p")))
-        fi
-    done
+    pg=$(db_server_ticks)
     for p in $(pgrep -f beam.smp || true) $(pgrep -x epmd || true); do
         rabbit=$((rabbit + $(process_ticks "$p" reaped)))
     done
     echo "$busy_idle $pg $rabbit"
 }
-# One table row "| label | busy | service | PostgreSQL | RabbitMQ | the rest | idle |" in CPU ms per order, from two
+# One table row "| label | busy | service | database | RabbitMQ | the rest | idle |" in CPU ms per order, from two
 # machine_ticks readings, the service's ticks between them and the orders.
 machine_row() {
     awk -v label="$1" -v a="$2" -v b="$3" -v svc="$4" -v n="$5" -v hz="$CLK_TCK" 'BEGIN {
@@ -301,10 +544,10 @@ if ! command -v wrk >/dev/null; then
     $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null
     command -v wrk >/dev/null || die "wrk could not be installed"
 fi
-for tool in java psql pgbench curl awk sort; do
+for tool in java $DB_TOOLS curl awk sort; do
     command -v "$tool" >/dev/null || die "$tool is not installed"
 done
-psql_admin "SELECT 1" >/dev/null || die "PostgreSQL does not answer on $DB_HOST:$DB_PORT (user $DB_USER)"
+db_admin "SELECT 1" >/dev/null || die "$DB_LABEL does not answer on $DB_HOST:$DB_PORT (user $DB_USER)"
 timeout 5 bash -c "exec 3<>/dev/tcp/$RABBIT_HOST/$RABBIT_PORT" 2>/dev/null ||
     die "RabbitMQ does not answer on $RABBIT_HOST:$RABBIT_PORT"
 
@@ -324,14 +567,14 @@ LIB="$WORK/lib"
 rm -rf "$LIB"
 mkdir -p "$LIB"
 if command -v unzip >/dev/null; then
-    unzip -j -o -q "$JAR" 'BOOT-INF/lib/postgresql-*.jar' 'BOOT-INF/lib/amqp-client-*.jar' \
+    unzip -j -o -q "$JAR" "BOOT-INF/lib/$JDBC_DRIVER-*.jar" 'BOOT-INF/lib/amqp-client-*.jar' \
         'BOOT-INF/lib/slf4j-api-*.jar' 'BOOT-INF/lib/netty-*.jar' -d "$LIB"
 else
-    entries=$(jar tf "$JAR" | grep -E '^BOOT-INF/lib/(postgresql|amqp-client|slf4j-api|netty-.*)-[0-9].*\.jar$')
+    entries=$(jar tf "$JAR" | grep -E "^BOOT-INF/lib/($JDBC_DRIVER|amqp-client|slf4j-api|netty-.*)-[0-9].*\.jar$")
     # shellcheck disable=SC2086
     (cd "$LIB" && jar xf "$JAR" $entries && mv BOOT-INF/lib/*.jar . && rm -rf BOOT-INF)
 fi
-for lib in postgresql amqp-client slf4j-api; do
+for lib in $JDBC_DRIVER amqp-client slf4j-api; do
     compgen -G "$LIB/$lib-*.jar" >/dev/null || die "BOOT-INF/lib/$lib-*.jar not found in the jar"
 done
 CP=$(printf '%s:' "$LIB"/*.jar)
@@ -361,8 +604,9 @@ start_service() {
         PORT=$((PORT + 1))
     done
     BASE_URL="http://127.0.0.1:$PORT"
-    APP_ARGS=(--spring.profiles.active=postgres
-        "--spring.datasource.url=jdbc:postgresql://$DB_HOST:$DB_PORT/$DB_NAME"
+    local db_args
+    read -r -a db_args <<<"$(service_db_args)"
+    APP_ARGS=("${db_args[@]}"
         "--spring.datasource.username=$DB_USER"
         "--spring.rabbitmq.host=$RABBIT_HOST"
         "--spring.rabbitmq.port=$RABBIT_PORT"
@@ -394,23 +638,12 @@ start_service() {
 # 2.-3. Fresh database; the service creates the schema (Flyway) and stops again
 # ---------------------------------------------------------------------------------------------------------------
 log "fresh database $DB_NAME"
-psql_admin "DROP DATABASE IF EXISTS $DB_NAME WITH (FORCE)" >/dev/null
-psql_admin "CREATE DATABASE $DB_NAME" >/dev/null
+create_database >/dev/null
 DB_CREATED=1
-AUTOVACUUM=$(psql_admin "SHOW autovacuum")
-if [[ $AUTOVACUUM == on ]]; then
-    VACUUM_NOTE="PostgreSQL's autovacuum is on."
-elif ((VACUUM_EVERY > 0)); then
-    log "autovacuum is off on this server: VACUUM (ANALYZE) of $DB_NAME every $VACUUM_EVERY s in its place"
-    VACUUM_NOTE="PostgreSQL's autovacuum is off on this server; in its place the benchmark ran \`VACUUM (ANALYZE)\` of its database every $VACUUM_EVERY s."
-    start_vacuum_standin
-else
-    log "WARNING: autovacuum is off on this server and VACUUM_EVERY=0: nothing vacuums or analyzes $DB_NAME"
-    VACUUM_NOTE="PostgreSQL's autovacuum is off on this server and nothing stood in for it (\`VACUUM_EVERY=0\`): dead rows piled up and plans made on the empty tables stayed; not a production setting."
-fi
+start_maintenance
 
 start_service
-[[ $(psql_bench "SELECT to_regclass('public.outbox_message') IS NOT NULL") == t ]] ||
+schema_created ||
     die "the service started but outbox_message does not exist"
 IN_EFFECT=$(grep -m1 -- '-XX:' "$SERVICE_LOG" | sed 's/[[:space:]]*$//' || echo "(not found in the log)")
 log "schema created; stopping the service for the baseline"
@@ -425,39 +658,16 @@ RABBIT_VERSION=$(sed -n 's/^rabbitmq_version=//p' <<<"$QUEUE_OUT")
 log "queue $QUEUE declared, bound to $EXCHANGE with order.# and purged (RabbitMQ $RABBIT_VERSION)"
 
 # ---------------------------------------------------------------------------------------------------------------
-# 5. Baseline: the database alone (service stopped), pgbench and plain JDBC
+# 5. Baseline: the database alone (service stopped): the engine's own client where there is one, and plain JDBC
 # ---------------------------------------------------------------------------------------------------------------
-truncate_orders() { psql_bench "TRUNCATE orders, order_line, outbox_message, event_publication CASCADE" >/dev/null; }
-
 declare -A BASE_TPS BASE_P50 BASE_P99 BASE_CELL
 for c in $CONCURRENCY; do
-    threads=$((c < 2 ? 1 : 2))
-    prefix="$WORK/pgbench-c$c.log"
-    rm -f "$prefix".*
-    log "baseline, service stopped: pgbench, $c clients, ${DURATION} s"
-    run_helper pgbench -h "$DB_HOST" -p "$DB_PORT" -U "$DB_USER" -n -M prepared -c "$c" -j "$threads" \
-        -T "$DURATION" --log --log-prefix="$prefix" -f "$BENCH_DIR/order.pgb" "$DB_NAME" \
-        >"$WORK/pgbench-c$c.out" 2>&1 || {
-        cat "$WORK/pgbench-c$c.out"
-        die "pgbench failed"
-    }
-    pg_tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$WORK/pgbench-c$c.out" | tail -n 1)
-    pg_avg=$(sed -n 's/^latency average = \([0-9.]*\) ms.*/\1/p' "$WORK/pgbench-c$c.out")
-    [[ -n $pg_tps ]] || die "no tps in the pgbench output"
-    # per-transaction log: client_id transaction_no time_us script_no epoch epoch_us
-    read -r pg_p50 pg_p99 < <(cat "$prefix".* | awk '{print $3}' | sort -n | awk '
-        { v[NR] = $1 }
-        END {
-            if (NR == 0) { print "0 0"; exit }
-            r50 = 0.50 * NR; i50 = int(r50); if (i50 < r50) i50++; if (i50 < 1) i50 = 1
-            r99 = 0.99 * NR; i99 = int(r99); if (i99 < r99) i99++; if (i99 < 1) i99 = 1
-            printf "%.3f %.3f\n", v[i50] / 1000, v[i99] / 1000 }')
-    rm -f "$prefix".*
+    native_baseline "$c"
     truncate_orders
 
     log "baseline, service stopped: plain JDBC, $c clients, ${DURATION} s"
     run_helper java -cp "$CP" -Dslf4j.internal.verbosity=ERROR "$BENCH_DIR/PlainJdbcOrders.java" \
-        --url "jdbc:postgresql://$DB_HOST:$DB_PORT/$DB_NAME" --user "$DB_USER" --clients "$c" \
+        --url "$(jdbc_url)" --user "$DB_USER" --clients "$c" \
         --seconds "$DURATION" >"$WORK/jdbc-c$c.out" || {
         cat "$WORK/jdbc-c$c.out"
         die "PlainJdbcOrders failed"
@@ -470,24 +680,30 @@ for c in $CONCURRENCY; do
     [[ $jd_errors == 0 ]] || log "WARNING: PlainJdbcOrders reported $jd_errors errors"
     truncate_orders
 
-    log "  pgbench $pg_tps tx/s (avg $pg_avg ms, p50 $pg_p50 ms, p99 $pg_p99 ms);" \
+    if [[ -z $NATIVE_TPS ]]; then
+        log "  jdbc $jd_tps tx/s (p50 $jd_p50 ms, p99 $jd_p99 ms)"
+        BASE_TPS[$c]=$jd_tps BASE_P50[$c]=$jd_p50 BASE_P99[$c]=$jd_p99
+        BASE_CELL[$c]=$(printf '**%.0f** (jdbc)' "$jd_tps")
+        continue
+    fi
+    log "  $NATIVE_CLIENT $NATIVE_TPS tx/s (avg $NATIVE_AVG ms, p50 $NATIVE_P50 ms, p99 $NATIVE_P99 ms);" \
         "jdbc $jd_tps tx/s (p50 $jd_p50 ms, p99 $jd_p99 ms)"
-    if awk -v a="$pg_tps" -v b="$jd_tps" 'BEGIN { exit !(a >= b) }'; then
-        BASE_TPS[$c]=$pg_tps BASE_P50[$c]=$pg_p50 BASE_P99[$c]=$pg_p99
-        BASE_CELL[$c]=$(printf '**%.0f** / %.0f (pgbench)' "$pg_tps" "$jd_tps")
+    if awk -v a="$NATIVE_TPS" -v b="$jd_tps" 'BEGIN { exit !(a >= b) }'; then
+        BASE_TPS[$c]=$NATIVE_TPS BASE_P50[$c]=$NATIVE_P50 BASE_P99[$c]=$NATIVE_P99
+        BASE_CELL[$c]=$(printf '**%.0f** / %.0f (%s)' "$NATIVE_TPS" "$jd_tps" "$NATIVE_CLIENT")
     else
         BASE_TPS[$c]=$jd_tps BASE_P50[$c]=$jd_p50 BASE_P99[$c]=$jd_p99
-        BASE_CELL[$c]=$(printf '%.0f / **%.0f** (jdbc)' "$pg_tps" "$jd_tps")
+        BASE_CELL[$c]=$(printf '%.0f / **%.0f** (jdbc)' "$NATIVE_TPS" "$jd_tps")
     fi
 done
-psql_bench "VACUUM ANALYZE" >/dev/null
+after_baseline
 
 # the listener's and the relay's work behind the orders of a phase: done once both are empty (at most 120 s)
 await_drained() {
     local i behind pending
     for i in $(seq 1 120); do
-        behind=$(psql_bench "SELECT count(*) FROM event_publication")
-        pending=$(psql_bench "SELECT count(*) FROM outbox_message WHERE published_at IS NULL AND status <> 'PARKED'")
+        behind=$(listener_backlog)
+        pending=$(relay_backlog)
         [[ $behind == 0 && $pending == 0 ]] && return 0
         pause 1
     done
@@ -551,7 +767,7 @@ for c in $CONCURRENCY; do
     }
     pause 1 # answers in flight when wrk stopped
     # in-process listener runs still to do when the load stops: work the point deferred (counted below all the same)
-    backlog=$(psql_bench "SELECT count(*) FROM event_publication")
+    backlog=$(listener_backlog)
     await_drained
     cpu1=$(cpu_ticks)
     machine1=$(machine_ticks)
@@ -648,16 +864,14 @@ await_drained
 # the stand-in's VACUUM transactions would count as the instance's; it has done its work by now
 stop_vacuum_standin
 pause "$RELAY_SETTLE_SECONDS"
-# read through database postgres, so that the reading is no transaction of $DB_NAME
-xact_sql="SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = '$DB_NAME'"
-xact0=$(psql_admin "$xact_sql")
+xact0=$(idle_counter)
 t0=$(date +%s.%N)
 pause "$IDLE_SECONDS"
-xact1=$(psql_admin "$xact_sql")
+xact1=$(idle_counter)
 t1=$(date +%s.%N)
-idle_tps=$(awk -v a="$xact0" -v b="$xact1" -v t0="$t0" -v t1="$t1" 'BEGIN { printf "%.2f", (b - a) / (t1 - t0) }')
+idle_tps=$(awk -v a="$xact0" -v b="$xact1" -v t0="$t0" -v t1="$t1" 'BEGIN { if (a == "" || b == "") print "–"; else printf "%.2f", (b - a) / (t1 - t0) }')
 rss_mb=$(awk '/^VmRSS:/ { printf "%.0f", $2 / 1024 }' "/proc/$SERVICE_PID/status")
-pending=$(psql_bench "SELECT count(*) FROM outbox_message WHERE published_at IS NULL")
+pending=$(unpublished_count)
 log "idle: $idle_tps transactions/s, RSS $rss_mb MB, $pending outbox rows unpublished"
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -665,13 +879,8 @@ log "idle: $idle_tps transactions/s, RSS $rss_mb MB, $pending outbox rows unpubl
 # ---------------------------------------------------------------------------------------------------------------
 STATS_ROWS=${STATS_ROWS:-1000000}
 log "stats: adding $STATS_ROWS published rows to outbox_message, then timing GET /outbox/stats and GET /orders?limit=20"
-psql_bench "INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload,
-                                        headers, occurred_at, status, published_at)
-            SELECT gen_random_uuid(), 'order', gen_random_uuid()::text, 'bookstore.order-placed.v1',
-                   'bookstore.ordering', 'order.placed', '{\"orderId\":\"x\"}', '{}', now(), 'PUBLISHED', now()
-              FROM generate_series(1, $STATS_ROWS)" >/dev/null
-psql_bench "VACUUM ANALYZE outbox_message" >/dev/null
-published_rows=$(psql_bench "SELECT count(*) FROM outbox_message WHERE published_at IS NOT NULL")
+add_published_rows "$STATS_ROWS"
+published_rows=$(db_bench "SELECT count(*) FROM outbox_message WHERE published_at IS NOT NULL")
 time_get() { # path, count -> "p50 p99 max" in ms of curl's time_total, one connection per request
     local path=$1 n=$2 i
     for i in $(seq 1 "$n"); do
@@ -689,7 +898,7 @@ log "stats: GET /outbox/stats p50 $stats_p50 ms, p99 $stats_p99 ms with $publish
 # ---------------------------------------------------------------------------------------------------------------
 cpu_model=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 mem_total=$(awk '/^MemTotal:/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
-pg_version=$(psql_admin "SHOW server_version")
+db_server_version=$(db_version)
 java_version=$(java -version 2>&1 | head -n 1)
 java_vm=$(java -version 2>&1 | sed -n 3p)
 jar_info="$(basename "$JAR"), built $(date -r "$JAR" '+%Y-%m-%d %H:%M')"
@@ -697,17 +906,17 @@ git_head=$(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknow
 
 report "## Order API benchmark, $(date '+%Y-%m-%d %H:%M %Z')"
 report ""
-report "- Machine: $(nproc) CPUs ($cpu_model), $mem_total RAM; PostgreSQL $pg_version; RabbitMQ ${RABBIT_VERSION:-unknown}; all on the same host as the service and the load generators."
+report "- Machine: $(nproc) CPUs ($cpu_model), $mem_total RAM; $DB_LABEL $db_server_version; RabbitMQ ${RABBIT_VERSION:-unknown}; all on the same host as the service and the load generators."
 report "- Java: $java_version, $java_vm"
-report "- Service: $jar_info (repository HEAD $git_head), \`--spring.profiles.active=postgres\`${EXTRA_ARGS:+, app args \`$EXTRA_ARGS\`}."
+report "- Service: $jar_info (repository HEAD $git_head), \`--spring.profiles.active=$DB\`${EXTRA_ARGS:+, app args \`$EXTRA_ARGS\`}."
 report "- JVM flags given: \`${JVM_FLAGS[*]}\`; in effect: \`$IN_EFFECT\`"
 report "- Each point ${DURATION} s; warm-up ${WARMED_UP} s at 32 connections (not reported; rounds of ${WARMUP_ROUND} s until the JIT took at most ${WARMUP_JIT_PERCENT} % of a round's CPU, at least ${WARMUP} s, at most ${WARMUP_MAX} s; the last round: ${WARMUP_JIT_LAST} %). Relay on: every order is published to RabbitMQ (queue \`$QUEUE\`, bound with \`order.#\`)."
 report "- $VACUUM_NOTE"
-report "- Baseline: service stopped; the same statements and COMMIT per order as the service (\`order.pgb\`: the order with its lines, the publication, the outbox row, in one round trip as the service writes them behind), by pgbench (\`-M prepared\`) and by plain JDBC (\`PlainJdbcOrders.java\`, a connection per client); the faster one counts (bold)."
+report "- $BASELINE_NOTE"
 report ""
 report "### Closed loop (wrk, POST /orders)"
 report ""
-report "| connections | API req/s | API p50 | API p99 | JVM CPU ms/order | of it JIT | listener runs behind | baseline tx/s (pgbench / jdbc, faster marked) | baseline p50 | baseline p99 | ratio |"
+report "| connections | API req/s | API p50 | API p99 | JVM CPU ms/order | of it JIT | listener runs behind | $BASELINE_HEADER | baseline p50 | baseline p99 | ratio |"
 report "|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"
 for row in "${CLOSED_ROWS[@]}"; do report "$row"; done
 report ""
@@ -723,15 +932,15 @@ report ""
 cat "$WORK/openloop.md" >>"$REPORT"
 report "### Where the machine's CPUs went"
 report ""
-report "CPU ms per order on the whole machine over the same spans as the service's CPU above (a point's start until the in-process listener and the relay had done its work): busy (all CPUs, \`/proc/stat\`), of it the service, PostgreSQL (all its processes, those of ended connections included) and RabbitMQ (\`beam.smp\`, \`epmd\`) where they run on this host, and the rest (the load generator, the kernel, anything else); idle is the CPUs' unused time over the span. The baseline needs none of the service's, RabbitMQ's or the in-process listener's and relay's database work."
+report "CPU ms per order on the whole machine over the same spans as the service's CPU above (a point's start until the in-process listener and the relay had done its work): busy (all CPUs, \`/proc/stat\`), of it the service, $DB_PROCESSES and RabbitMQ (\`beam.smp\`, \`epmd\`) where they run on this host, and the rest (the load generator, the kernel, anything else); idle is the CPUs' unused time over the span. The baseline needs none of the service's, RabbitMQ's or the in-process listener's and relay's database work."
 report ""
-report "| load | machine busy | the service | PostgreSQL | RabbitMQ | the rest | idle |"
+report "| load | machine busy | the service | $DB_LABEL | RabbitMQ | the rest | idle |"
 report "|---|---:|---:|---:|---:|---:|---:|"
 for row in "${MACHINE_ROWS[@]}"; do report "$row"; done
 report ""
 report "### Idle"
 report ""
-report "- Idle instance: **$idle_tps database transactions/s** (pg_stat_database, over ${IDLE_SECONDS} s, starting ${RELAY_SETTLE_SECONDS} s after the listener and the relay had done the work of the load; no autovacuum stand-in running); $pending outbox rows unpublished."
+report "- Idle instance: **$idle_tps database transactions/s** ($IDLE_SOURCE, over ${IDLE_SECONDS} s, starting ${RELAY_SETTLE_SECONDS} s after the listener and the relay had done the work of the load$IDLE_NOTE); $pending outbox rows unpublished."
 report "- Service RSS after the load: **$rss_mb MB** (VmRSS)."
 report ""
 report "### Reads the live page polls, with $published_rows published rows in \`outbox_message\`"
