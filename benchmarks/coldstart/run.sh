@@ -6,16 +6,23 @@
 #   benchmarks/coldstart/run.sh [JAR]
 #
 # For every start: the database emptied, a fresh service JVM, and from the moment /actuator/health/readiness
-# answers 200, RATE orders/s open loop for SECONDS from a client JVM that warmed itself up at the beginning of the
-# run, reported in WINDOW-second windows: HTTP p50/p99, placedAt-to-consumer p99, errors, lost, and the service's
+# answers 200, RATE orders/s open loop for LOAD_SECONDS from a client JVM that warmed itself up at the beginning of
+# the run, reported in WINDOW-second windows: HTTP p50/p99, placedAt-to-consumer p99, errors, lost, and the service's
 # CPU with the JIT compiler's share. Then the times from the process start to readiness and to the first window from
 # which every later window holds (HTTP and consumer p99 < P99_LIMIT_MS, no error, nothing lost).
 #
-# Knobs (environment): JAR, VARIANTS (plain17 cds17 aot25; also plain25: JDK 25 without a cache), STARTS (3), RATE (200), SECONDS (150), WINDOW (10),
-# P99_LIMIT_MS (50), CLIENT_WARMUP (60 s) and CLIENT_WARMUP_RATE (250), TRAINING (traffic | start-up),
-# TRAIN_SECONDS (80), TRAIN_RATE (200), SETTLE (5 s between starts), JAVA17 (java), JAVA25, SERVICE_JVM,
-# VACUUM_EVERY (30), PORT (18480), CHART (docs/cold-start.svg; empty: none), DB_HOST, DB_PORT, DB_USER,
-# RABBIT_HOST, RABBIT_PORT.
+# Knobs (environment):
+#   JAR                 the packaged jar (bootstrap/target/ordering-service.jar; built if missing)
+#   VARIANTS            plain17 cds17 aot25 (also plain25: JDK 25 without a cache)
+#   STARTS (3)  RATE (200 orders/s)  LOAD_SECONDS (150)  WINDOW (10 s)  P99_LIMIT_MS (50)  SETTLE (5 s between starts)
+#   CLIENT_WARMUP (60 s) at CLIENT_WARMUP_RATE (250 orders/s), against a throw-away instance
+#   TRAINING (traffic | start-up), TRAIN_SECONDS (80), TRAIN_RATE (200): the training runs, see train.sh
+#   JAVA17 (java), JAVA25 (a Temurin 25 under /usr/lib/jvm), SERVICE_JVM (the service's flags), VACUUM_EVERY (30 s,
+#   where autovacuum is off), PORT (18480), CHART (docs/cold-start.svg; empty: no chart), DB_HOST, DB_PORT, DB_USER,
+#   RABBIT_HOST, RABBIT_PORT
+#
+# Everything goes to benchmarks/coldstart/target/run-<timestamp>/: result.md (the report), console.log, the
+# service's logs, the windows and CPU samples of every start, the archive and the cache.
 set -euo pipefail
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -29,7 +36,7 @@ JAR=${JAR:-${1:-$DEFAULT_JAR}}
 VARIANTS=${VARIANTS:-plain17 cds17 aot25}
 STARTS=${STARTS:-3}
 RATE=${RATE:-200}
-SECONDS_LOAD=${SECONDS:-150}
+SECONDS_LOAD=${LOAD_SECONDS:-150}
 WINDOW=${WINDOW:-10}
 P99_LIMIT_MS=${P99_LIMIT_MS:-50}
 CLIENT_WARMUP=${CLIENT_WARMUP:-60}
@@ -253,15 +260,17 @@ start_service() { # variant log -> SERVICE_PID, T0_MS
     SERVICE_PID=$!
 }
 
-# utime + stime of the whole process, and of its JIT compiler threads and its GC/VM threads (live ones), in ticks,
-# once a second: "epoch_ms process jit gc"
+# utime + stime of the whole process, and of its JIT compiler threads and its GC/VM threads (live ones), and the
+# whole machine's busy and steal time (all CPUs, /proc/stat), in clock ticks, once a second:
+# "epoch_ms process jit gc machine_busy machine_steal"
 sample_cpu() {
     local pid=$1
     trap 'kill $! 2>/dev/null; exit 0' TERM
     while [[ -r /proc/$pid/stat ]]; do
         {
             printf '%s ' "$(date +%s%3N)"
-            awk 'FNR == 1 {
+            awk 'FILENAME == "/proc/stat" { if ($1 == "cpu") { busy = $2 + $3 + $4 + $7 + $8; steal = $9 } next }
+                 FNR == 1 {
                     lp = index($0, "("); rp = 0; rest = $0
                     while ((k = index(rest, ")")) > 0) { rp += k; rest = substr(rest, k + 1) }
                     comm = substr($0, lp + 1, rp - lp - 1)
@@ -271,7 +280,8 @@ sample_cpu() {
                         else if (comm ~ /^(GC Thread|VM Thread|G1 )/) gc += t
                     } else total = t
                  }
-                 END { print total + 0, jit + 0, gc + 0 }' "/proc/$pid/stat" /proc/"$pid"/task/*/stat 2>/dev/null
+                 END { print total + 0, jit + 0, gc + 0, busy + 0, steal + 0 }' \
+                /proc/stat "/proc/$pid/stat" /proc/"$pid"/task/*/stat 2>/dev/null
         } >>"$2"
         sleep 1 &
         wait $!
@@ -355,16 +365,17 @@ secs() { awk -v m="$1" 'BEGIN { if (m == "nan" || m < 0 || m == "inf") print "�
 msfmt() { awk -v v="$1" 'BEGIN { if (v == "nan" || v == "") print "–"; else if (v < 10) printf "%.2f ms", v; else if (v < 100) printf "%.1f ms", v; else printf "%.0f ms", v }'; }
 window_value() { awk -v w="$2" -v c="$3" '!/^#/ && $1 == w { print $c }' "$RUN/windows-$1.txt"; }
 
-# one line per window: "window from_ms to_ms cpu_percent jit_percent_of_cpu" from the samples of the start
+# one line per window, "window service_cpu_percent jit_percent_of_it machine_busy_percent", from the samples of
+# the start (CPU in % of one core)
 cpu_windows() {
-    awk -v hz="$HZ" 'NR == FNR { t[NR] = $1; p[NR] = $2; j[NR] = $3; n = NR; next }
+    awk -v hz="$HZ" 'NR == FNR { t[NR] = $1; p[NR] = $2; j[NR] = $3; m[NR] = $5; n = NR; next }
         /^#/ { next }
         {
             a = 1; b = 1
             for (i = 1; i <= n; i++) { if (t[i] <= $4) a = i; if (t[i] <= $5) b = i }
-            dt = (t[b] - t[a]) / 1000; dp = p[b] - p[a]; dj = j[b] - j[a]
-            if (dt <= 0 || dp <= 0) { print $1, "nan", "nan"; next }
-            printf "%d %.0f %.0f\n", $1, 100 * dp / hz / dt, 100 * dj / dp
+            dt = (t[b] - t[a]) / 1000; dp = p[b] - p[a]; dj = j[b] - j[a]; dm = m[b] - m[a]
+            if (dt <= 0 || dp <= 0) { print $1, "nan", "nan", "nan"; next }
+            printf "%d %.0f %.0f %.0f\n", $1, 100 * dp / hz / dt, 100 * dj / dp, 100 * dm / hz / dt
         }' "$RUN/cpu-$1.txt" "$RUN/windows-$1.txt"
 }
 
@@ -425,19 +436,20 @@ for v in "${VARIANT_LIST[@]}"; do
         echo
         echo "Readiness $(secs "$ready_ms") after the process start, having used $cpu_s s of CPU by then (of it the JIT compiler threads $jit_s s)."
         echo
-        echo "| window | since process start | HTTP p50 | HTTP p99 | HTTP max | consumer p99 | errors | lost | service CPU | of it JIT | holds |"
-        echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
-        awk 'NR == FNR { cpu[$1] = $2; jit[$1] = $3; next }
+        echo "| window | since process start | HTTP p50 | HTTP p99 | HTTP max | consumer p99 | errors | lost | service CPU | of it JIT | machine CPU | holds |"
+        echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+        awk 'NR == FNR { cpu[$1] = $2; jit[$1] = $3; busy[$1] = $4; next }
              /^#/ { next }
-             { printf "| %d | %.0f–%.0f s | %s | %s | %s | %s | %s | %d | %s | %s | %s |\n", $1, $2 / 1000, $3 / 1000,
-                   f($7), f($8), f($9), f($10), err($12 + $13 + $14, $12, $17), $15, pct(cpu[$1]), pct(jit[$1]), ($16 ? "yes" : "no") }
+             { printf "| %d | %.0f–%.0f s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %s |\n", $1, $2 / 1000, $3 / 1000,
+                   f($7), f($8), f($9), f($10), err($12 + $13 + $14, $12, $17), $15, pct(cpu[$1]), pct(jit[$1]),
+                   pct(busy[$1]), ($16 ? "yes" : "no") }
              function f(v) { if (v == "nan") return "–"; if (v < 10) return sprintf("%.2f ms", v); if (v < 100) return sprintf("%.1f ms", v); return sprintf("%.0f ms", v) }
              function err(n, non201, codes) { if (non201 == 0) return n; gsub(/x/, "×", codes); gsub(/,/, ", ", codes); return n " (" codes ")" }
              function pct(v) { return (v == "" || v == "nan") ? "–" : v " %" }' <(cpu_windows "$id") "$RUN/windows-$id.txt"
         echo
     } >>"$RESULT"
 done
-echo "Errors: answers other than 201 (status × count), I/O errors and requests never sent. Lost: answered 201, message never received. Service CPU: the service process's CPU time over the window in % of one core (2 cores: 200 %); of it JIT: the share of the C1/C2 compiler threads (those alive at the window's end)." >>"$RESULT"
+echo "Errors: answers other than 201 (status × count), I/O errors and requests never sent. Lost: answered 201, message never received. Service CPU: the service process's CPU time over the window in % of one core (2 cores: 200 %); of it JIT: the share of the C1/C2 compiler threads (those alive at the window's end); machine CPU: all processes on the machine (the service, PostgreSQL, RabbitMQ, the client and anything else), in % of one core." >>"$RESULT"
 
 if [[ -n $CHART ]]; then
     [[ $CHART == /* ]] || CHART="$REPO_ROOT/$CHART"
