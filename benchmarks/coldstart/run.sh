@@ -453,36 +453,7 @@ echo "Errors: answers other than 201 (status × count), I/O errors and requests 
 
 if [[ -n $CHART ]]; then
     [[ $CHART == /* ]] || CHART="$REPO_ROOT/$CHART"
-    plot=()
-    colors=("#1f77b4" "#d62728" "#2ca02c" "#9467bd" "#ff7f0e")
-    i=0
-    for v in "${VARIANT_LIST[@]}"; do
-        id="$v-${MEDIAN_START[$v]}"
-        # one step per window, from its start to its end; the first step begins at readiness
-        awk '!/^#/ { print $2 / 1000, $8, $10; last = $3 / 1000 " " $8 " " $10 } END { print last }' \
-            "$RUN/windows-$id.txt" >"$RUN/chart-$v.dat"
-        plot+=("'$RUN/chart-$v.dat' using 1:2 with steps lw 2 lc rgb '${colors[$i]}' title '${LABEL[$v]}: HTTP p99'")
-        plot+=("'$RUN/chart-$v.dat' using 1:3 with steps lw 2 dt 2 lc rgb '${colors[$i]}' title '${LABEL[$v]}: order → consumer p99'")
-        i=$((i + 1))
-    done
-    gnuplot <<EOF || die "gnuplot failed"
-set terminal svg size 1000,560 dynamic font 'sans,12' background '#ffffff'
-set output '$CHART'
-set title "p99 per ${WINDOW} s window, ${RATE} orders/s from readiness on (each variant's median start of ${STARTS})"
-set xlabel 'seconds since the process start (each line begins at readiness)'
-set ylabel 'p99 (ms, log scale)'
-set logscale y
-set yrange [1:*]
-set xrange [0:*]
-set xtics 10
-set grid ytics xtics lc rgb '#dddddd'
-set key below maxcols 2 width 2
-set arrow from graph 0, first $P99_LIMIT_MS to graph 1, first $P99_LIMIT_MS nohead lc rgb '#888888' dt 3
-set label '${P99_LIMIT_MS} ms' at graph 0.01, first $P99_LIMIT_MS offset 0,0.6 tc rgb '#666666'
-plot $(IFS=,; echo "${plot[*]}")
-EOF
-    # the chart names no machine path
-    sed -i "s|$RUN/||g" "$CHART"
+    "$BENCH_DIR/chart.sh" "$RUN" "$CHART" "$P99_LIMIT_MS" || die "the chart failed"
     log "chart: $(rel "$CHART")"
 fi
 
