@@ -37,11 +37,12 @@ import java.util.concurrent.locks.LockSupport;
  * <ul>
  *   <li>{@code warmup BASE_URL SECONDS RATE}: waits for BASE_URL's readiness, then runs one OpenLoop phase
  *       against it (not reported): this JVM's own warm-up, so that the measured instances meet a warm client.</li>
- *   <li>{@code measure BASE_URL T0_EPOCH_MS OUT_FILE}: polls {@code BASE_URL/actuator/health/readiness} every
- *       {@code --poll-ms} (20) from the moment of the command; at the first 200 starts {@code --rate} orders/s for
- *       {@code --seconds} on an open-loop schedule (latency from each request's intended send time), then writes
- *       one line per {@code --window-seconds} window of intended send times to OUT_FILE (times in ms since
- *       T0_EPOCH_MS, the service process's start). Answers {@code ok ready_ms=R held_ms=H} (H: the start of the
+ *   <li>{@code measure BASE_URL T0_EPOCH_MS OUT_FILE [WINDOW_SECONDS]}: polls
+ *       {@code BASE_URL/actuator/health/readiness} every {@code --poll-ms} (20) from the moment of the command; at
+ *       the first 200 starts {@code --rate} orders/s for {@code --seconds} on an open-loop schedule (latency from
+ *       each request's intended send time), then writes one line per window ({@code --window-seconds} unless
+ *       given) of intended send times to OUT_FILE (times in ms since T0_EPOCH_MS, the service process's start).
+ *       Answers {@code ok ready_ms=R held_ms=H} (H: the start of the
  *       first window from which every later window holds, {@code -1} if none does).</li>
  *   <li>{@code quit}.</li>
  * </ul>
@@ -129,7 +130,7 @@ public class ColdStartClient {
                                     OpenLoop.ms(stats.http().p99()), OpenLoop.ms(stats.placed().p99()));
                         }
                         case "measure" -> answer.println(measure(channel, words[1], Long.parseLong(words[2]),
-                                Path.of(words[3])));
+                                Path.of(words[3]), words.length > 4 ? Double.parseDouble(words[4]) : windowSeconds));
                         case "quit" -> {
                             answer.println("ok bye");
                             return;
@@ -197,7 +198,8 @@ public class ColdStartClient {
         return -1;
     }
 
-    static String measure(Channel channel, String baseUrl, long t0EpochMs, Path out) throws Exception {
+    static String measure(Channel channel, String baseUrl, long t0EpochMs, Path out, double windowSeconds)
+            throws Exception {
         target(baseUrl);
         channel.queuePurge(queue);
         OpenLoop.RECEIPTS.clear();

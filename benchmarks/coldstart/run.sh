@@ -17,6 +17,8 @@
 #   STARTS (3)  RATE (200 orders/s)  LOAD_SECONDS (150)  WINDOW (10 s)  P99_LIMIT_MS (50)  SETTLE (5 s between starts)
 #   CLIENT_WARMUP (60 s) at CLIENT_WARMUP_RATE (250 orders/s), against a throw-away instance
 #   TRAINING (traffic | start-up), TRAIN_SECONDS (80), TRAIN_RATE (200): the training runs, see train.sh
+#   PROFILE=1: after the measured starts, one more per variant with a flight recording of its first 60 s and
+#   windows of PROFILE_WINDOW (2) s, not in the medians
 #   JAVA17 (java), JAVA25 (a Temurin 25 under /usr/lib/jvm), SERVICE_JVM (the service's flags), VACUUM_EVERY (30 s,
 #   where autovacuum is off), PORT (18480), CHART (docs/cold-start.svg; empty: no chart), DB_HOST, DB_PORT, DB_USER,
 #   RABBIT_HOST, RABBIT_PORT
@@ -45,6 +47,8 @@ TRAINING=${TRAINING:-traffic}
 TRAIN_SECONDS=${TRAIN_SECONDS:-80}
 TRAIN_RATE=${TRAIN_RATE:-200}
 SETTLE=${SETTLE:-5}
+PROFILE=${PROFILE:-0}
+PROFILE_WINDOW=${PROFILE_WINDOW:-2}
 JAVA17=${JAVA17:-java}
 if [[ -z ${JAVA25:-} ]]; then
     for candidate in /usr/lib/jvm/temurin-25-jdk-*/bin/java /usr/lib/jvm/*-25-*/bin/java /usr/lib/jvm/java-25*/bin/java; do
@@ -354,6 +358,30 @@ for ((round = 1; round <= STARTS; round++)); do
                      $1, $2 / 1000, $3 / 1000, $7, $8, $10, $12 + $13 + $14, $17 == "-" ? "" : " (" $17 ")", $15, $16 ? "" : "  (fails)" }' "$RUN/windows-$id.txt"
     done
 done
+# The first minute profiled: one more start per variant, not in the medians, with a flight recording started by
+# jcmd as soon as the JVM takes it (-XX:StartFlightRecording would add the jdk.jfr module, and a JDK 25 JVM drops
+# an AOT cache recorded without it) and windows of PROFILE_WINDOW s.
+if [[ $PROFILE == 1 ]]; then
+    for v in "${VARIANT_LIST[@]}"; do
+        reset_database
+        bench_queue purge >/dev/null
+        sleep "$SETTLE"
+        log "profile of $v: a flight recording of the first 60 s (jcmd JFR.start, settings=profile), windows of $PROFILE_WINDOW s; not in the medians"
+        jcmd="$(dirname "$(readlink -f "$(command -v "$(variant_java "$v")")")")/jcmd"
+        start_service "$v" "$RUN/service-$v-profile.log"
+        (for _ in $(seq 1 50); do
+            "$jcmd" "$SERVICE_PID" JFR.start settings=profile duration=60s filename="$RUN/profile-$v.jfr" >/dev/null 2>&1 && exit 0
+            sleep 0.1
+        done) &
+        answer=$(client measure "$BASE_URL" "$T0_MS" "$RUN/profile-$v.txt" "$PROFILE_WINDOW")
+        stop_pid "$SERVICE_PID"
+        SERVICE_PID=""
+        [[ $answer == ok* ]] || die "profile of $v: client: $answer"
+        awk '!/^#/ && $2 < 30000 { printf "    %6.1f-%6.1f s  HTTP p99 %8.2f  consumer p99 %8.2f  errors %d lost %d\n",
+                     $2 / 1000, $3 / 1000, $8, $10, $12 + $13 + $14, $15 }' "$RUN/profile-$v.txt"
+    done
+    log "recordings: $(rel "$RUN")/profile-*.jfr (e.g. jfr view hot-methods, jfr print --events jdk.Compilation)"
+fi
 client quit >/dev/null || true
 CLIENT_STARTED=0
 
