@@ -143,6 +143,30 @@ public class OpenLoop {
         }
     }
 
+    /** Points the connection threads at {@code url} (a POST of {@link #BODY}), with the request's bytes. */
+    static void target(String url) throws IOException {
+        URI uri = URI.create(url);
+        host = uri.getHost();
+        port = uri.getPort() < 0 ? 80 : uri.getPort();
+        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+        byte[] body = BODY.getBytes(StandardCharsets.UTF_8);
+        StringBuilder head = new StringBuilder()
+                .append("POST ").append(path).append(" HTTP/1.1\r\n")
+                .append("Host: ").append(host).append(':').append(port).append("\r\n")
+                .append("Content-Type: application/json\r\n")
+                .append("Accept: application/json\r\n")
+                .append("Content-Length: ").append(body.length).append("\r\n");
+        String auth = System.getenv("AUTH_HEADER");
+        if (auth != null && !auth.isBlank()) {
+            head.append("Authorization: ").append(auth.trim()).append("\r\n");
+        }
+        head.append("\r\n");
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        bytes.write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
+        bytes.write(body);
+        request = bytes.toByteArray();
+    }
+
     public static void main(String[] args) throws Exception {
         String url = "http://127.0.0.1:18080/orders";
         String amqpHost = "127.0.0.1";
@@ -178,26 +202,7 @@ public class OpenLoop {
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
-        URI uri = URI.create(url);
-        host = uri.getHost();
-        port = uri.getPort() < 0 ? 80 : uri.getPort();
-        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
-        byte[] body = BODY.getBytes(StandardCharsets.UTF_8);
-        StringBuilder head = new StringBuilder()
-                .append("POST ").append(path).append(" HTTP/1.1\r\n")
-                .append("Host: ").append(host).append(':').append(port).append("\r\n")
-                .append("Content-Type: application/json\r\n")
-                .append("Accept: application/json\r\n")
-                .append("Content-Length: ").append(body.length).append("\r\n");
-        String auth = System.getenv("AUTH_HEADER");
-        if (auth != null && !auth.isBlank()) {
-            head.append("Authorization: ").append(auth.trim()).append("\r\n");
-        }
-        head.append("\r\n");
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        bytes.write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
-        bytes.write(body);
-        request = bytes.toByteArray();
+        target(url);
 
         ConnectionFactory factory = new ConnectionFactory();
         factory.setHost(amqpHost);

@@ -5,7 +5,6 @@ import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
 import java.io.BufferedReader;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -147,25 +146,7 @@ public class ColdStartClient {
 
     /** Points OpenLoop's connection threads at BASE_URL/orders, with its request bytes. */
     static void target(String baseUrl) throws IOException {
-        URI uri = URI.create(baseUrl);
-        OpenLoop.host = uri.getHost();
-        OpenLoop.port = uri.getPort();
-        byte[] body = OpenLoop.BODY.getBytes(StandardCharsets.UTF_8);
-        StringBuilder head = new StringBuilder()
-                .append("POST /orders HTTP/1.1\r\n")
-                .append("Host: ").append(OpenLoop.host).append(':').append(OpenLoop.port).append("\r\n")
-                .append("Content-Type: application/json\r\n")
-                .append("Accept: application/json\r\n")
-                .append("Content-Length: ").append(body.length).append("\r\n");
-        String auth = System.getenv("AUTH_HEADER");
-        if (auth != null && !auth.isBlank()) {
-            head.append("Authorization: ").append(auth.trim()).append("\r\n");
-        }
-        head.append("\r\n");
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        bytes.write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
-        bytes.write(body);
-        OpenLoop.request = bytes.toByteArray();
+        OpenLoop.target(baseUrl + "/orders");
     }
 
     /** Polls the readiness probe until it answers 200; the wall-clock ms of that answer, or -1 at the timeout. */
