@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.stream.Collectors;
 
 /**
  * MariaDB: no {@code UPDATE ... RETURNING}, so the claim is a {@code SELECT ... FOR UPDATE SKIP LOCKED} and an
@@ -151,6 +150,6 @@ final class MariaDbOutboxDialect implements OutboxDialect {
 
     @Override
     public Object idList(Connection connection, Collection<UUID> ids) {
-        return ids.stream().map(id -> "\"" + id + "\"").collect(Collectors.joining(",", "[", "]"));
+        return OutboxDialect.jsonArray(ids);
     }
 }

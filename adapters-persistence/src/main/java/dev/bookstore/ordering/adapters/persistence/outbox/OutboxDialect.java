@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
  * The outbox statements of one database. Everything vendor-specific lives here: how to skip rows another relay
@@ -132,4 +133,9 @@ sealed interface OutboxDialect permits PostgresOutboxDialect, SqlServerOutboxDia
 
     /** A whole list of ids as a single statement parameter, however long the list. */
     Object idList(Connection connection, Collection<UUID> ids) throws SQLException;
+
+    /** The ids as one JSON array of strings, for engines that open it in SQL ({@code OPENJSON}, {@code JSON_TABLE}). */
+    static String jsonArray(Collection<UUID> ids) {
+        return ids.stream().map(id -> "\"" + id + "\"").collect(Collectors.joining(",", "[", "]"));
+    }
 }

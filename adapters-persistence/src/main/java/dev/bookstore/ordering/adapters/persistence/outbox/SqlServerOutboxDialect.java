@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.stream.Collectors;
 
 /**
  * SQL Server: {@code WITH (UPDLOCK, READPAST, ROWLOCK)} in a CTE that the {@code UPDATE} goes through,
@@ -148,6 +147,6 @@ final class SqlServerOutboxDialect implements OutboxDialect {
 
     @Override
     public Object idList(Connection connection, Collection<UUID> ids) {
-        return ids.stream().map(id -> "\"" + id + "\"").collect(Collectors.joining(",", "[", "]"));
+        return OutboxDialect.jsonArray(ids);
     }
 }
