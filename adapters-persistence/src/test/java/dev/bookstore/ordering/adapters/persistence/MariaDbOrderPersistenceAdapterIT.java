@@ -2,38 +2,23 @@ package dev.bookstore.ordering.adapters.persistence;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.zaxxer.hikari.HikariDataSource;
-import dev.bookstore.ordering.adapters.persistence.testing.PooledTestDatabase;
-import dev.bookstore.ordering.adapters.persistence.testing.TestMariaDb;
+import dev.bookstore.ordering.adapters.persistence.testing.MigratedDatabase;
+import dev.bookstore.ordering.adapters.persistence.testing.TestEngine;
 import java.util.UUID;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /** The order adapter contract on a real MariaDB, in a database of its own made for this class. */
 class MariaDbOrderPersistenceAdapterIT extends OrderPersistenceAdapterContract {
 
-    private static PooledTestDatabase database;
-    private static HikariDataSource dataSource;
-
-    @BeforeAll
-    static void createDatabase() {
-        database = TestMariaDb.newMigratedPool("order-adapter", 4);
-        dataSource = database.dataSource();
-    }
-
-    @AfterAll
-    static void dropDatabase() {
-        if (database != null) {
-            database.close();
-        }
-    }
+    @RegisterExtension
+    static final MigratedDatabase DATABASE = new MigratedDatabase(TestEngine.MARIADB, "order-adapter", 4);
 
     @Override
     protected DataSource dataSource() {
-        return dataSource;
+        return DATABASE.dataSource();
     }
 
     @Override
@@ -47,7 +32,7 @@ class MariaDbOrderPersistenceAdapterIT extends OrderPersistenceAdapterContract {
      */
     @Test
     void theNewestOrdersAreReadFromAnIndexWithoutSortingTheTable() {
-        JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+        JdbcTemplate jdbc = new JdbcTemplate(DATABASE.dataSource());
         String everyone = jdbc.queryForList("EXPLAIN FORMAT=JSON SELECT id FROM orders "
                 + "ORDER BY placed_at DESC, id DESC OFFSET 0 ROWS FETCH NEXT 20 ROWS ONLY", String.class).get(0);
         String oneCustomer = jdbc.queryForList("EXPLAIN FORMAT=JSON SELECT id FROM orders WHERE customer_id = ? "

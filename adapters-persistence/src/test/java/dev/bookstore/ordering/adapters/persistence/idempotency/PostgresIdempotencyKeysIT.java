@@ -1,34 +1,19 @@
 package dev.bookstore.ordering.adapters.persistence.idempotency;
 
-import com.zaxxer.hikari.HikariDataSource;
-import dev.bookstore.ordering.adapters.persistence.testing.PooledTestDatabase;
-import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
+import dev.bookstore.ordering.adapters.persistence.testing.MigratedDatabase;
+import dev.bookstore.ordering.adapters.persistence.testing.TestEngine;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The idempotency key contract on a real PostgreSQL, in a database of its own made for this class. */
 class PostgresIdempotencyKeysIT extends JdbcIdempotencyKeysContract {
 
-    private static PooledTestDatabase database;
-    private static HikariDataSource dataSource;
-
-    @BeforeAll
-    static void createDatabase() {
-        database = TestPostgres.newMigratedPool("idempotency-contract", 4);
-        dataSource = database.dataSource();
-    }
-
-    @AfterAll
-    static void dropDatabase() {
-        if (database != null) {
-            database.close();
-        }
-    }
+    @RegisterExtension
+    static final MigratedDatabase DATABASE = new MigratedDatabase(TestEngine.POSTGRESQL, "idempotency-contract", 4);
 
     @Override
     protected DataSource dataSource() {
-        return dataSource;
+        return DATABASE.dataSource();
     }
 
     @Override

@@ -1,35 +1,20 @@
 package dev.bookstore.ordering.adapters.persistence.outbox;
 
-import com.zaxxer.hikari.HikariDataSource;
 import dev.bookstore.ordering.adapters.persistence.Database;
-import dev.bookstore.ordering.adapters.persistence.testing.PooledTestDatabase;
-import dev.bookstore.ordering.adapters.persistence.testing.TestMariaDb;
+import dev.bookstore.ordering.adapters.persistence.testing.MigratedDatabase;
+import dev.bookstore.ordering.adapters.persistence.testing.TestEngine;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The outbox contract on a real MariaDB, in a database of its own made for this class. */
 class MariaDbOutboxStoreIT extends JdbcOutboxStoreContract {
 
-    private static PooledTestDatabase database;
-    private static HikariDataSource dataSource;
-
-    @BeforeAll
-    static void createDatabase() {
-        database = TestMariaDb.newMigratedPool("outbox-contract", 8);
-        dataSource = database.dataSource();
-    }
-
-    @AfterAll
-    static void dropDatabase() {
-        if (database != null) {
-            database.close();
-        }
-    }
+    @RegisterExtension
+    static final MigratedDatabase DATABASE = new MigratedDatabase(TestEngine.MARIADB, "outbox-contract", 8);
 
     @Override
     protected DataSource dataSource() {
-        return dataSource;
+        return DATABASE.dataSource();
     }
 
     @Override
