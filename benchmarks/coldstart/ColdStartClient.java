@@ -43,6 +43,11 @@ import java.util.concurrent.locks.LockSupport;
  *       given) of intended send times to OUT_FILE (times in ms since T0_EPOCH_MS, the service process's start).
  *       Answers {@code ok ready_ms=R held_ms=H} (H: the start of the
  *       first window from which every later window holds, {@code -1} if none does).</li>
+ *   <li>{@code steps BASE_URL OUT_FILE STEP_SECONDS RATE,RATE,...}: OpenLoop's step search against a running
+ *       instance, one line per step to OUT_FILE ({@code rate http_p50_ms http_p99_ms placed_p99_ms undone held}),
+ *       stopping after the first step that fails; with {@code --jdbc-url}, {@code --jdbc-user} and
+ *       {@code --backlog-sql} a step also fails when more than a second of orders is left undone at its end, as in
+ *       OpenLoop. Answers {@code ok held=RATE} (0: none held).</li>
  *   <li>{@code quit}.</li>
  * </ul>
  *
@@ -66,6 +71,8 @@ public class ColdStartClient {
     public static void main(String[] args) throws Exception {
         String amqpHost = "127.0.0.1";
         int amqpPort = 5672;
+        String jdbcUrl = null;
+        String jdbcUser = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--amqp-host" -> amqpHost = args[++i];
@@ -77,8 +84,14 @@ public class ColdStartClient {
                 case "--p99-limit-ms" -> p99LimitMs = Double.parseDouble(args[++i]);
                 case "--poll-ms" -> pollMs = Long.parseLong(args[++i]);
                 case "--ready-timeout-seconds" -> readyTimeoutSeconds = Double.parseDouble(args[++i]);
+                case "--jdbc-url" -> jdbcUrl = args[++i];
+                case "--jdbc-user" -> jdbcUser = args[++i];
+                case "--backlog-sql" -> OpenLoop.backlogSql = args[++i];
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
+        }
+        if (OpenLoop.backlogSql != null) {
+            OpenLoop.backlogConnection = java.sql.DriverManager.getConnection(jdbcUrl, jdbcUser, "");
         }
         ConnectionFactory factory = new ConnectionFactory();
         factory.setHost(amqpHost);
@@ -130,6 +143,8 @@ public class ColdStartClient {
                         }
                         case "measure" -> answer.println(measure(channel, words[1], Long.parseLong(words[2]),
                                 Path.of(words[3]), words.length > 4 ? Double.parseDouble(words[4]) : windowSeconds));
+                        case "steps" -> answer.println(steps(channel, words[1], Path.of(words[2]),
+                                Double.parseDouble(words[3]), words[4]));
                         case "quit" -> {
                             answer.println("ok bye");
                             return;
@@ -318,6 +333,27 @@ public class ColdStartClient {
         long heldMs = heldFrom < 0 ? -1 : loadStartMs + Math.round(heldFrom * windowSeconds * 1000);
         Files.write(out, lines);
         return "ok ready_ms=" + (readyEpochMs - t0EpochMs) + " held_ms=" + heldMs;
+    }
+
+    static String steps(Channel channel, String baseUrl, Path out, double stepSeconds, String rates)
+            throws Exception {
+        target(baseUrl);
+        List<String> lines = new ArrayList<>(List.of("# rate http_p50_ms http_p99_ms placed_p99_ms undone held"));
+        double held = 0;
+        for (String word : rates.split(",")) {
+            double stepRate = Double.parseDouble(word);
+            OpenLoop.Stats stats = OpenLoop.runPhase(channel, queue, stepRate, stepSeconds);
+            boolean holds = stats.failure(p99LimitMs) == null;
+            lines.add(String.format(Locale.ROOT, "%s %.2f %.2f %.2f %d %d", OpenLoop.num(stepRate),
+                    stats.http().p50() / 1e6, stats.http().p99() / 1e6, msOrNan(stats.placed().p99()),
+                    stats.undone(), holds ? 1 : 0));
+            if (!holds) {
+                break;
+            }
+            held = stepRate;
+        }
+        Files.write(out, lines);
+        return "ok held=" + OpenLoop.num(held);
     }
 
     static double msOrNan(long nanos) {

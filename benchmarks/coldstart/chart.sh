@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The cold-start chart: p99 per window over the time since the process start, one line per variant (its median
-# start: by the time to held, then to readiness), HTTP solid, order-to-consumer dashed, as SVG with gnuplot.
+# start: by the time to held, then to readiness), HTTP solid, order-to-consumer dashed, as SVG with gnuplot; below
+# it, where the run made one, the step search: p99 per offered rate against each variant's last instance.
 #
 #   benchmarks/coldstart/chart.sh RUN_DIR OUTPUT.svg [P99_LIMIT_MS]
 #
@@ -36,11 +37,18 @@ for v in plain17 cds17 aot25 plain25; do
     plot+=("'$RUN/chart-$v.dat' using 1:2 with steps lw 2 lc rgb '${COLOR[$v]}' title '${LABEL[$v]}: HTTP'")
     plot+=("'$RUN/chart-$v.dat' using 1:3 with steps lw 2 dt 2 lc rgb '${COLOR[$v]}' title '${LABEL[$v]}: order → consumer'")
 done
+steps=()
+for v in plain17 cds17 aot25 plain25; do
+    [[ -s $RUN/steps-$v.txt ]] || continue
+    steps+=("'$RUN/steps-$v.txt' using 1:3 with linespoints lw 2 pt 7 lc rgb '${COLOR[$v]}' title '${LABEL[$v]}: HTTP'")
+    steps+=("'$RUN/steps-$v.txt' using 1:4 with linespoints lw 2 dt 2 pt 6 lc rgb '${COLOR[$v]}' title '${LABEL[$v]}: order → consumer'")
+done
 rate=$(awk -v r="$rate" 'BEGIN { printf "%g", r }')
 window=$(awk -v w="$window" 'BEGIN { printf "%g", w }')
 gnuplot <<EOF
-set terminal svg size 1000,560 dynamic font 'sans,12' background '#ffffff'
+set terminal svg size 1000,$((${#steps[@]} > 0 ? 1120 : 560)) dynamic font 'sans,12' background '#ffffff'
 set output '$OUT'
+$( ((${#steps[@]} > 0)) && echo "set multiplot layout 2,1")
 set title "p99 per ${window} s window, ${rate} orders/s from readiness on (each variant's median start of ${starts})"
 set xlabel 'seconds since the process start (each line begins at readiness)'
 set ylabel 'p99 (ms, log scale)'
@@ -53,6 +61,16 @@ set key outside below maxrows 2 spacing 1.3 samplen 3
 set arrow from graph 0, first $LIMIT to graph 1, first $LIMIT nohead lc rgb '#888888' dt 3
 set label '${LIMIT} ms' at graph 0.01, first $LIMIT offset 0,0.6 tc rgb '#666666'
 plot $(IFS=,; echo "${plot[*]}")
+$( ((${#steps[@]} > 0)) && cat <<STEPS
+set title "Step search after the load of each variant's last start: p99 per offered rate (the search stops at the first step that fails)"
+set xlabel 'offered rate (orders/s, open loop)'
+unset logscale x
+set xrange [0:*]
+set xtics auto
+plot $(IFS=,; echo "${steps[*]}")
+unset multiplot
+STEPS
+)
 EOF
 # the chart names no machine path
 sed -i "s|$RUN/||g" "$OUT"

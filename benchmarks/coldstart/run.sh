@@ -17,6 +17,8 @@
 #   STARTS (3)  RATE (200 orders/s)  LOAD_SECONDS (150)  WINDOW (10 s)  P99_LIMIT_MS (50)  SETTLE (5 s between starts)
 #   CLIENT_WARMUP (60 s) at CLIENT_WARMUP_RATE (250 orders/s), against a throw-away instance
 #   TRAINING (traffic | start-up), TRAIN_SECONDS (80), TRAIN_RATE (200): the training runs, see train.sh
+#   STEP_RATES ("200 400 600 800 1000 1200 1600"), STEP_SECONDS (10): after the last start of each variant, the API
+#   benchmark's step search against that instance (empty STEP_RATES: none)
 #   PROFILE=1: after the measured starts, one more per variant with a flight recording of its first 60 s and
 #   windows of PROFILE_WINDOW (2) s, not in the medians
 #   JAVA17 (java), JAVA25 (a Temurin 25 under /usr/lib/jvm), SERVICE_JVM (the service's flags), VACUUM_EVERY (30 s,
@@ -47,6 +49,8 @@ TRAINING=${TRAINING:-traffic}
 TRAIN_SECONDS=${TRAIN_SECONDS:-80}
 TRAIN_RATE=${TRAIN_RATE:-200}
 SETTLE=${SETTLE:-5}
+STEP_RATES=${STEP_RATES-200 400 600 800 1000 1200 1600}
+STEP_SECONDS=${STEP_SECONDS:-10}
 PROFILE=${PROFILE:-0}
 PROFILE_WINDOW=${PROFILE_WINDOW:-2}
 JAVA17=${JAVA17:-java}
@@ -175,7 +179,7 @@ fi
 APP="$RUN/app"
 "$JAVA17" -Djarmode=tools -jar "$JAR" extract --destination "$APP" >/dev/null || die "could not extract $JAR"
 log "extracted $(basename "$JAR") to $(rel "$APP") (Spring Boot's tools jar mode)"
-CP=$(printf '%s:' "$APP"/lib/amqp-client-*.jar "$APP"/lib/slf4j-api-*.jar "$APP"/lib/netty-*.jar)
+CP=$(printf '%s:' "$APP"/lib/amqp-client-*.jar "$APP"/lib/slf4j-api-*.jar "$APP"/lib/netty-*.jar "$APP"/lib/postgresql-*.jar)
 bench_queue() { "$JAVA17" -cp "$CP" -Dslf4j.internal.verbosity=ERROR "$API_DIR/BenchQueue.java" "$RABBIT_HOST" "$RABBIT_PORT" "$QUEUE" "$EXCHANGE" "$1"; }
 HZ=$(getconf CLK_TCK)
 
@@ -220,7 +224,11 @@ javac -nowarn -cp "$CP" -d "$RUN/client" "$API_DIR/OpenLoop.java" "$BENCH_DIR/Co
     die "could not compile the client"
 coproc CLIENT { exec "$JAVA17" -cp "$RUN/client:$CP" -Dslf4j.internal.verbosity=ERROR ColdStartClient \
     --amqp-host "$RABBIT_HOST" --amqp-port "$RABBIT_PORT" --queue "$QUEUE" --rate "$RATE" --seconds "$SECONDS_LOAD" \
-    --window-seconds "$WINDOW" --p99-limit-ms "$P99_LIMIT_MS" 2>>"$RUN/client.log"; }
+    --window-seconds "$WINDOW" --p99-limit-ms "$P99_LIMIT_MS" \
+    --jdbc-url "jdbc:postgresql://$DB_HOST:$DB_PORT/$DB_NAME" --jdbc-user "$DB_USER" \
+    --backlog-sql "SELECT (SELECT count(*) FROM event_publication)
+                        + (SELECT count(*) FROM outbox_message WHERE published_at IS NULL AND status <> 'PARKED')" \
+    2>>"$RUN/client.log"; }
 CLIENT_STARTED=1
 client() { # command -> the client's answer line
     local answer
@@ -342,6 +350,11 @@ for ((round = 1; round <= STARTS; round++)); do
             VACUUM_PID=$!
         fi
         answer=$(client measure "$BASE_URL" "$T0_MS" "$RUN/windows-$id.txt")
+        if ((round == STARTS)) && [[ -n $STEP_RATES ]] && [[ $answer == ok* ]]; then
+            log "  step search against this instance: ${STEP_RATES// /, } orders/s, $STEP_SECONDS s each"
+            steps=$(client steps "$BASE_URL" "$RUN/steps-$v.txt" "$STEP_SECONDS" "$(tr ' ' , <<<"$STEP_RATES")")
+            log "  $steps"
+        fi
         stop_background
         if ! kill -0 "$SERVICE_PID" 2>/dev/null; then
             tail -n 20 "$RUN/service-$id.log"
@@ -478,6 +491,23 @@ for v in "${VARIANT_LIST[@]}"; do
     } >>"$RESULT"
 done
 echo "Errors: answers other than 201 (status × count), I/O errors and requests never sent. Lost: answered 201, message never received. Service CPU: the service process's CPU time over the window in % of one core (2 cores: 200 %); of it JIT: the share of the C1/C2 compiler threads (those alive at the window's end); machine CPU: all processes on the machine (the service, PostgreSQL, RabbitMQ, the client and anything else), in % of one core." >>"$RESULT"
+
+if compgen -G "$RUN/steps-*.txt" >/dev/null; then
+    {
+        echo
+        echo "### Step search after the load of each variant's last start"
+        echo
+        echo "The API benchmark's open-loop step search ($STEP_SECONDS s per step) against the instance of each variant's last start, right after its $SECONDS_LOAD s of load: a step is held when HTTP and placed → consumer p99 stay below $P99_LIMIT_MS ms, nothing fails or is lost, and at most a second of orders is left undone (listener and relay backlog) at the step's end. The search stops at the first step that fails."
+        echo
+        echo "| variant | highest rate held | steps: rate (HTTP p99 / consumer p99 / undone) |"
+        echo "|---|---:|---|"
+        for v in "${VARIANT_LIST[@]}"; do
+            [[ -s $RUN/steps-$v.txt ]] || continue
+            awk -v label="${LABEL[$v]}" '!/^#/ { if ($6 == 1) held = $1; cells = cells sep $1 " (" $3 " / " $4 " ms / " $5 ")" ($6 == 1 ? "" : " fails"); sep = "; " }
+                END { printf "| %s | %s | %s |\n", label, held == "" ? "none" : held "/s", cells }' "$RUN/steps-$v.txt"
+        done
+    } >>"$RESULT"
+fi
 
 if [[ -n $CHART ]]; then
     [[ $CHART == /* ]] || CHART="$REPO_ROOT/$CHART"
