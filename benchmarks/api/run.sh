@@ -993,7 +993,7 @@ else
             IFS='|' read -r rate p50 p99 placed top <<<"$(held_step "$out")"
             PEER_HELD[$target]+=" ${rate:-0}"
             held_cell=${rate:-none}
-            [[ -n $top ]] && held_cell="≥ $rate (every step held)"
+            [[ -n $top ]] && held_cell="≥ $rate" # every step held: the top of STEP_RATES is a lower bound
             log "  held: $held_cell req/s; HTTP p50 ${p50:-–}, p99 ${p99:-–}; placed → consumer p99 ${placed:-–}"
             PEER_ROWS+=("| ${PEER_LABEL[$target]} | $round | $held_cell | ${p50:-–} | ${p99:-–} | ${placed:-–} |")
         done
@@ -1098,6 +1098,8 @@ if ((${#PEER_ROWS[@]} > 0)); then
     report "| target | held per round, req/s | median | the service ÷ it |"
     report "|---|---|---:|---:|"
     for row in "${PEER_SUMMARY[@]}"; do report "$row"; done
+    report ""
+    report "≥: every step held, up to the last of STEP_RATES; a round that held none counts 0 in the median. The service ÷ it: the service's median ÷ this target's median."
     report ""
 fi
 report "### Where the machine's CPUs went"
