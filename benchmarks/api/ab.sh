@@ -3,9 +3,11 @@
 # closed-loop wrk points (post-order.lua) go to each in turn, so that the machine's noise falls on all alike.
 #
 #   ab.sh A.jar B.jar [C.jar ...]    knobs: POINTS (rounds, 5), C (connections, 32), DURATION (s, 15),
-#                                    WARMUP (s per jar, 90)
+#                                    WARMUP (s per jar, 90), RATE (orders/s: open-loop points instead of wrk),
+#                                    ARGS_A, ARGS_B, ... (the service's extra arguments per jar)
 #
-# Per point: wrk's req/s and p50/p99, and the service's CPU (utime + stime) from the point's start until its
+# The same jar may be given twice, with different ARGS_*, to compare settings.
+# Per point: wrk's req/s and p50/p99 (with RATE: OpenLoop.java at RATE orders/s, its HTTP p50/p99), and the service's CPU (utime + stime) from the point's start until its
 # in-process listener and relay had done the work of its orders, per order written, and the share of its request
 # (http-nio-*) and listener (ordering-events-*) threads. Every database is vacuumed before every point (the machine's
 # server runs without autovacuum). Prints one line per point and the medians.
@@ -26,8 +28,10 @@ done
 
 psql_db() { PGOPTIONS="-c client_min_messages=warning" psql -X -q -h 127.0.0.1 -U postgres -d "$1" -Atc "$2"; }
 mkdir -p "$WORK/lib"
+RATE=${RATE:-}
 unzip -j -o -q "${JARS[0]}" 'BOOT-INF/lib/amqp-client-*.jar' 'BOOT-INF/lib/slf4j-api-*.jar' 'BOOT-INF/lib/netty-*.jar' \
     -d "$WORK/lib"
+[[ -z $RATE ]] || javac -nowarn -cp "$(printf '%s:' "$WORK"/lib/*.jar)" -d "$WORK/client" "$BENCH/OpenLoop.java"
 CP=$(printf '%s:' "$WORK"/lib/*.jar)
 queue() { java -cp "$CP" -Dslf4j.internal.verbosity=ERROR "$BENCH/BenchQueue.java" 127.0.0.1 5672 "$QUEUE" "$EXCHANGE" "$1" >/dev/null; }
 AUDIENCE=ordering-service
@@ -46,7 +50,9 @@ queue declare
 for v in "${VARIANTS[@]}"; do
     psql_db postgres "DROP DATABASE IF EXISTS ${DB[$v]} WITH (FORCE)"
     psql_db postgres "CREATE DATABASE ${DB[$v]}"
-    java -Xmx256m -Xms64m -XX:+UseSerialGC -XX:TrimNativeHeapInterval=5000 -jar "${JAR[$v]}" \
+    args_var=ARGS_$v
+    read -r -a extra <<<"${!args_var:-}"
+    java -Xmx256m -Xms64m -XX:+UseSerialGC -XX:TrimNativeHeapInterval=5000 -jar "${JAR[$v]}" "${extra[@]}" \
         --spring.profiles.active=postgres "--spring.datasource.url=jdbc:postgresql://127.0.0.1:5432/${DB[$v]}" \
         --spring.datasource.username=postgres "--server.port=${PORT[$v]}" \
         "--spring.security.oauth2.resourceserver.jwt.public-key-location=file:$WORK/key.pem" \
@@ -86,7 +92,13 @@ point() { # variant seconds -> "rps p50 p99 cpu_ms_per_order http_ms events_ms b
     psql_db "${DB[$v]}" "VACUUM ANALYZE" ; queue purge
     o0=$(psql_db "${DB[$v]}" "SELECT count(*) FROM orders"); c0=$(cpu "$v")
     h0=$(threads "$v" http-nio); e0=$(threads "$v" ordering-event)
-    wrk -t2 -c"$C" -d"${d}s" --timeout 10s --latency -s "$BENCH/post-order.lua" "http://127.0.0.1:${PORT[$v]}/orders" >"$out"
+    if [[ -n $RATE ]]; then # OpenLoop's HTTP latencies in wrk's format, for the summary below
+        java -cp "$WORK/client:$CP" -Dslf4j.internal.verbosity=ERROR OpenLoop --url "http://127.0.0.1:${PORT[$v]}/orders" \
+            --queue "$QUEUE" --rate "$RATE" --seconds "$d" --warmup-seconds 0 2>/dev/null |
+            awk -v r="$RATE" -F' *[|] *' '/^[|] HTTP/ { print "Requests/sec: " r; print "50% " $3; print "99% " $4 }' >"$out"
+    else
+        wrk -t2 -c"$C" -d"${d}s" --timeout 10s --latency -s "$BENCH/post-order.lua" "http://127.0.0.1:${PORT[$v]}/orders" >"$out"
+    fi
     behind=$(psql_db "${DB[$v]}" "SELECT count(*) FROM event_publication")
     drained "$v"
     c1=$(cpu "$v"); o1=$(psql_db "${DB[$v]}" "SELECT count(*) FROM orders")
