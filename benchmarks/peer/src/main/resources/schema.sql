@@ -1,5 +1,6 @@
--- The service's orders and order_line (its Flyway scripts for PostgreSQL: same columns, types, keys and indexes), so
--- that an order costs the database the same here. Run at every start (spring.sql.init.mode=always).
+-- A copy of the service's orders and order_line (its Flyway scripts for PostgreSQL, V1 and V4: same columns, types,
+-- keys and indexes), so that an order costs the database the same here; when those tables change, change this with
+-- them. A copy, not the scripts themselves: the peer stands alone. Run at every start (spring.sql.init.mode=always).
 CREATE TABLE IF NOT EXISTS orders (
     id          uuid          PRIMARY KEY,
     customer_id uuid          NOT NULL,
