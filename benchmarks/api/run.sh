@@ -5,8 +5,8 @@
 #   DB=mariadb benchmarks/api/run.sh [JAR] # MariaDB
 #
 # Knobs (environment): DB, JAR, DURATION, WARMUP, WARMUP_ROUND, WARMUP_JIT_PERCENT, WARMUP_MAX, CONCURRENCY, OPEN_RATE,
-# OPEN_SECONDS, STEP_RATES, STEP_SECONDS, P99_LIMIT_MS, IDLE_SECONDS, VACUUM_EVERY, PORT, SERVICE_JVM, JAVA_OPTS,
-# EXTRA_ARGS, AUTH_HEADER, KEEP_DB, DB_HOST, DB_PORT, DB_USER, RABBIT_HOST, RABBIT_PORT.
+# OPEN_SECONDS, STEP_RATES, STEP_SECONDS, P99_LIMIT_MS, PEER_ROUNDS, PEER_PORT, IDLE_SECONDS, VACUUM_EVERY, PORT,
+# SERVICE_JVM, JAVA_OPTS, EXTRA_ARGS, AUTH_HEADER, KEEP_DB, DB_HOST, DB_PORT, DB_USER, RABBIT_HOST, RABBIT_PORT.
 set -euo pipefail
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -29,6 +29,10 @@ OPEN_SECONDS=${OPEN_SECONDS:-30}
 STEP_RATES=${STEP_RATES:-200 400 600 800 1000 1200 1600 2000}
 STEP_SECONDS=${STEP_SECONDS:-10}
 P99_LIMIT_MS=${P99_LIMIT_MS:-50}
+# 8b: interleaved rounds of the step search on the service and on the plain dual-write peer's two variants
+# (benchmarks/peer; PostgreSQL only); 0: none. The peers listen from PEER_PORT on.
+PEER_ROUNDS=${PEER_ROUNDS:-2}
+PEER_PORT=${PEER_PORT:-18180}
 IDLE_SECONDS=${IDLE_SECONDS:-60}
 # seconds between the VACUUM (ANALYZE) runs that stand in for autovacuum where the server has it off; 0: none
 VACUUM_EVERY=${VACUUM_EVERY:-30}
@@ -70,6 +74,8 @@ RABBIT_HOST=${RABBIT_HOST:-127.0.0.1}
 RABBIT_PORT=${RABBIT_PORT:-5672}
 
 DB_NAME=ordering_bench
+PEER_DB_NAME=ordering_peer
+PEER_JAR=benchmarks/peer/target/peer.jar
 EXCHANGE=bookstore.ordering
 QUEUE=bench.orders
 RELAY_SETTLE_SECONDS=10
@@ -100,11 +106,15 @@ QUEUE_DECLARED=0
 DB_CREATED=0
 CP=""
 CLEANED=0
+PEER_NONE_PID=""
+PEER_EACH_PID=""
+PEER_DB_CREATED=0
 
-stop_service() {
-    local pid=$SERVICE_PID
+# Stops the JVM whose pid the variable named $1 holds (SERVICE_PID, PEER_NONE_PID, ...) and empties the variable.
+stop_jvm() {
+    local pid=${!1}
     [[ -n $pid ]] || return 0
-    SERVICE_PID=""
+    printf -v "$1" '%s' ""
     if kill -0 "$pid" 2>/dev/null; then
         kill -TERM "$pid" 2>/dev/null || true
         for _ in $(seq 1 60); do
@@ -112,11 +122,18 @@ stop_service() {
             sleep 0.5
         done
         if kill -0 "$pid" 2>/dev/null; then
-            log "service $pid did not stop within 30 s; killing it"
+            log "JVM $pid did not stop within 30 s; killing it"
             kill -KILL "$pid" 2>/dev/null || true
         fi
     fi
     wait "$pid" 2>/dev/null || true
+}
+stop_service() { stop_jvm SERVICE_PID; }
+stop_peers() {
+    [[ -n $PEER_NONE_PID$PEER_EACH_PID ]] || return 0
+    log "stopping the peers"
+    stop_jvm PEER_NONE_PID
+    stop_jvm PEER_EACH_PID
 }
 
 cleanup() {
@@ -135,10 +152,15 @@ cleanup() {
         log "stopping the service (pid $SERVICE_PID)"
         stop_service
     fi
+    stop_peers
     if [[ $QUEUE_DECLARED == 1 && -n $CP ]]; then
         java -cp "$CP" -Dslf4j.internal.verbosity=ERROR "$BENCH_DIR/BenchQueue.java" \
             "$RABBIT_HOST" "$RABBIT_PORT" "$QUEUE" "$EXCHANGE" delete >/dev/null 2>&1 &&
             log "deleted queue $QUEUE" || log "could not delete queue $QUEUE"
+    fi
+    if [[ $PEER_DB_CREATED == 1 ]]; then
+        db_admin "DROP DATABASE IF EXISTS $PEER_DB_NAME WITH (FORCE)" >/dev/null 2>&1 &&
+            log "dropped database $PEER_DB_NAME" || log "could not drop database $PEER_DB_NAME"
     fi
     if [[ $DB_CREATED == 1 ]]; then
         if [[ $KEEP_DB == 1 ]]; then
@@ -403,6 +425,9 @@ start_vacuum_standin() {
         trap 'exit 0' TERM
         while sleep "$VACUUM_EVERY"; do
             db_bench "VACUUM (ANALYZE)" >/dev/null 2>&1 || true
+            if [[ $PEER_DB_CREATED == 1 ]]; then # the peer's too, from 8b on (restarted there)
+                DB_NAME=$PEER_DB_NAME db_bench "VACUUM (ANALYZE)" >/dev/null 2>&1 || true
+            fi
         done
     ) &
     VACUUM_PID=$!
@@ -434,12 +459,13 @@ bench_queue() {
 order_count() { db_bench "SELECT count(*) FROM orders"; }
 
 # utime + stime of the service process, in clock ticks (fields 14 and 15 of /proc/PID/stat, after the comm field).
-cpu_ticks() { sed 's/^.*) //' "/proc/$SERVICE_PID/stat" | awk '{print $12 + $13}'; }
+# Another JVM's (a peer's) with its pid as $1.
+cpu_ticks() { sed 's/^.*) //' "/proc/${1:-$SERVICE_PID}/stat" | awk '{print $12 + $13}'; }
 # The same for the JIT compiler threads only (C1/C2 CompilerThreadN); a compiler thread that ends between two readings
 # takes its ticks with it, so this can only be low.
 jit_ticks() {
     local task total=0 stat
-    for task in /proc/"$SERVICE_PID"/task/*; do
+    for task in /proc/"${1:-$SERVICE_PID}"/task/*; do
         [[ $(cat "$task/comm" 2>/dev/null) == C[12]\ CompilerThre* ]] || continue
         stat=$(sed 's/^.*) //' "$task/stat" 2>/dev/null) || continue
         total=$((total + $(awk '{print $12 + $13}' <<<"$stat")))
@@ -597,12 +623,43 @@ TOKEN_KEY_ARG="--spring.security.oauth2.resourceserver.jwt.public-key-location=f
 TOKEN_AUDIENCE_ARG="--spring.security.oauth2.resourceserver.jwt.audiences=$TOKEN_AUDIENCE"
 JVM_FLAGS=("${SERVICE_JVM_ARRAY[@]}" -XX:+PrintCommandLineFlags "${JAVA_OPTS_ARRAY[@]}")
 
+# The first free port from $1 on
+free_port() {
+    local port=$1
+    while port_in_use "$port"; do
+        log "port $port is taken; trying $((port + 1))" >&2
+        port=$((port + 1))
+    done
+    echo "$port"
+}
+
+# Starts a Spring Boot jar with JVM_FLAGS in the background and waits until /actuator/health on its port answers 200:
+#   launch_jvm PID_VARIABLE NAME PORT LOG JAR APP_ARGS...   (the pid goes into the variable named first)
+launch_jvm() {
+    local pid_var=$1 name=$2 port=$3 jvm_log=$4 jar=$5
+    shift 5
+    log "starting the $name: java ${JVM_FLAGS[*]} -jar $(basename "$jar") $*"
+    java "${JVM_FLAGS[@]}" -jar "$jar" "$@" >"$jvm_log" 2>&1 &
+    printf -v "$pid_var" '%s' "$!"
+    local started=$SECONDS
+    until [[ $(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "http://127.0.0.1:$port/actuator/health" || true) == 200 ]]; do
+        if ! kill -0 "${!pid_var}" 2>/dev/null; then
+            printf -v "$pid_var" '%s' ""
+            tail -n 30 "$jvm_log" || true
+            die "the $name exited during start; log: ${jvm_log#"$REPO_ROOT"/}"
+        fi
+        ((SECONDS - started < 180)) || {
+            tail -n 30 "$jvm_log" || true
+            die "the $name was not healthy within 180 s; log: ${jvm_log#"$REPO_ROOT"/}"
+        }
+        sleep 1
+    done
+    log "$name up (pid ${!pid_var}) in $((SECONDS - started)) s; log: ${jvm_log#"$REPO_ROOT"/}"
+}
+
 SERVICE_RUN=0
 start_service() {
-    while port_in_use "$PORT"; do
-        log "port $PORT is taken; trying $((PORT + 1))"
-        PORT=$((PORT + 1))
-    done
+    PORT=$(free_port "$PORT")
     BASE_URL="http://127.0.0.1:$PORT"
     local db_args
     read -r -a db_args <<<"$(service_db_args)"
@@ -615,23 +672,7 @@ start_service() {
         "${EXTRA_ARGS_ARRAY[@]}")
     SERVICE_RUN=$((SERVICE_RUN + 1))
     SERVICE_LOG="$WORK/service-$STAMP-$SERVICE_RUN.log"
-    log "starting the service: java ${JVM_FLAGS[*]} -jar $(basename "$JAR") ${APP_ARGS[*]}"
-    java "${JVM_FLAGS[@]}" -jar "$JAR" "${APP_ARGS[@]}" >"$SERVICE_LOG" 2>&1 &
-    SERVICE_PID=$!
-    local started=$SECONDS
-    until [[ $(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$BASE_URL/actuator/health" || true) == 200 ]]; do
-        if ! kill -0 "$SERVICE_PID" 2>/dev/null; then
-            SERVICE_PID=""
-            tail -n 30 "$SERVICE_LOG" || true
-            die "the service exited during start; log: ${SERVICE_LOG#"$REPO_ROOT"/}"
-        fi
-        ((SECONDS - started < 180)) || {
-            tail -n 30 "$SERVICE_LOG" || true
-            die "the service was not healthy within 180 s; log: ${SERVICE_LOG#"$REPO_ROOT"/}"
-        }
-        sleep 1
-    done
-    log "service up (pid $SERVICE_PID) in $((SECONDS - started)) s; log: ${SERVICE_LOG#"$REPO_ROOT"/}"
+    launch_jvm SERVICE_PID service "$PORT" "$SERVICE_LOG" "$JAR" "${APP_ARGS[@]}"
 }
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -718,24 +759,28 @@ CLK_TCK=$(getconf CLK_TCK)
 export AUTH_HEADER
 URL="$BASE_URL/orders"
 
-# Warm-up in rounds at 32 connections, each round counted until the listener and the relay have done its work: at
-# least WARMUP s, then until a round's JIT share is at most WARMUP_JIT_PERCENT (or WARMUP_MAX s). On two cores the C2
-# compiler is still busy minutes into the load; a point measured before it settles charges the compiling to the orders.
-WARMED_UP=0
-WARMUP_JIT_LAST="–"
-if ((WARMUP > 0)); then
+# Warm-up in rounds at 32 connections, each round counted until the JVM's deferred work is done (the service: its
+# listener and relay): at least WARMUP s, then until a round's JIT share is at most WARMUP_JIT_PERCENT (or WARMUP_MAX
+# s). On two cores the C2 compiler is still busy minutes into the load; a point measured before it settles charges the
+# compiling to the orders.
+#   warm_up URL PID AFTER_ROUND   (AFTER_ROUND: a command, e.g. await_drained, or :)   sets WARMED_UP, WARMUP_JIT_LAST
+warm_up() {
+    local url=$1 pid=$2 after_round=$3 cpu0 jit0 cpu1 jit1
+    WARMED_UP=0
+    WARMUP_JIT_LAST="–"
+    ((WARMUP > 0)) || return 0
     log "warm-up: wrk, 32 connections, rounds of ${WARMUP_ROUND} s, at least ${WARMUP} s, until the JIT takes at most ${WARMUP_JIT_PERCENT} % of a round's CPU (at most ${WARMUP_MAX} s; not reported)"
     while ((WARMED_UP < WARMUP_MAX)); do
-        cpu0=$(cpu_ticks)
-        jit0=$(jit_ticks)
-        run_helper wrk -t2 -c32 -d"${WARMUP_ROUND}s" --timeout 10s -s "$BENCH_DIR/post-order.lua" "$URL" \
+        cpu0=$(cpu_ticks "$pid")
+        jit0=$(jit_ticks "$pid")
+        run_helper wrk -t2 -c32 -d"${WARMUP_ROUND}s" --timeout 10s -s "$BENCH_DIR/post-order.lua" "$url" \
             >"$WORK/wrk-warmup.out" 2>&1 || {
             cat "$WORK/wrk-warmup.out"
             die "wrk failed"
         }
-        await_drained
-        cpu1=$(cpu_ticks)
-        jit1=$(jit_ticks)
+        $after_round
+        cpu1=$(cpu_ticks "$pid")
+        jit1=$(jit_ticks "$pid")
         WARMED_UP=$((WARMED_UP + WARMUP_ROUND))
         WARMUP_JIT_LAST=$(awk -v j="$((jit1 - jit0))" -v t="$((cpu1 - cpu0))" 'BEGIN { if (t > 0) printf "%.1f", 100 * j / t; else print "0.0" }')
         log "  warm-up ${WARMED_UP} s: the JIT took ${WARMUP_JIT_LAST} % of the round's CPU"
@@ -743,7 +788,8 @@ if ((WARMUP > 0)); then
             break
         fi
     done
-fi
+}
+warm_up "$URL" "$SERVICE_PID" await_drained
 bench_queue purge >/dev/null
 
 CLOSED_ROWS=()
@@ -850,13 +896,121 @@ log "  by thread, ms per order: $open_groups"
 } >>"$WORK/openloop.md"
 bench_queue purge >/dev/null
 
-log "open loop: steps ${STEP_RATES// /,} req/s, $STEP_SECONDS s each"
-run_helper java -cp "$CP" -Dslf4j.internal.verbosity=ERROR "$BENCH_DIR/OpenLoop.java" --url "$URL" \
-    --amqp-host "$RABBIT_HOST" --amqp-port "$RABBIT_PORT" --queue "$QUEUE" \
-    --rate 0 --seconds 0 --steps "${STEP_RATES// /,}" --step-seconds "$STEP_SECONDS" \
-    --p99-limit-ms "$P99_LIMIT_MS" --jdbc-url "$(jdbc_url)" --jdbc-user "$DB_USER" \
-    --backlog-sql "SELECT ($LISTENER_BACKLOG_SQL) + ($RELAY_BACKLOG_SQL)" >>"$WORK/openloop.md" || die "OpenLoop failed"
-bench_queue purge >/dev/null
+# OpenLoop's step search over STEP_RATES, STEP_SECONDS each, against URL $1, appended to file $2; more OpenLoop
+# options may follow
+step_search() {
+    local url=$1 out=$2
+    shift 2
+    log "open loop: steps ${STEP_RATES// /,} req/s, $STEP_SECONDS s each, on $url"
+    run_helper java -cp "$CP" -Dslf4j.internal.verbosity=ERROR "$BENCH_DIR/OpenLoop.java" --url "$url" \
+        --amqp-host "$RABBIT_HOST" --amqp-port "$RABBIT_PORT" --queue "$QUEUE" \
+        --rate 0 --seconds 0 --steps "${STEP_RATES// /,}" --step-seconds "$STEP_SECONDS" \
+        --p99-limit-ms "$P99_LIMIT_MS" "$@" >>"$out" || die "OpenLoop failed"
+    bench_queue purge >/dev/null
+}
+# The service's step search also counts its unfinished work at each step's end (the in-process listener's runs and
+# the relay's rows) and holds a step only when that stays small; the peer defers no work, so it gets no such count.
+SERVICE_STEP_ARGS=(--jdbc-url "$(jdbc_url)" --jdbc-user "$DB_USER"
+    --backlog-sql "SELECT ($LISTENER_BACKLOG_SQL) + ($RELAY_BACKLOG_SQL)")
+step_search "$URL" "$WORK/openloop.md" "${SERVICE_STEP_ARGS[@]}"
+
+# ---------------------------------------------------------------------------------------------------------------
+# 8b. Capacity beside the plain dual-write peer (benchmarks/peer): the same step search on the service and on the
+# peer without and with a wait for each publisher confirm, PEER_ROUNDS rounds, interleaved. PostgreSQL only.
+# ---------------------------------------------------------------------------------------------------------------
+# The held step of an OpenLoop step-search output, by its table's column names: "rate|HTTP p50|HTTP p99|placed →
+# consumer p99|top" (top: the last step tried held, so the rate is a lower bound); an empty rate when none held.
+held_step() {
+    awk -F'|' '
+        function cell(name, v) { v = $col[name]; gsub(/^ +| +$/, "", v); return v }
+        /^\| rate req\/s/ { for (i = 2; i < NF; i++) { h = $i; gsub(/^ +| +$/, "", h); col[h] = i }; table = 1; next }
+        table && /^\|---/ { next }
+        table && /^\|/ {
+            last = cell("held")
+            if (last == "yes") { rate = cell("rate req/s"); p50 = cell("HTTP p50"); p99 = cell("HTTP p99"); placed = cell("placed → consumer p99") }
+            next
+        }
+        { table = 0 }
+        END { printf "%s|%s|%s|%s|%s\n", rate, p50, p99, placed, (last == "yes" ? "top" : "") }' "$1"
+}
+# The median of the numbers given (empty ones count as 0)
+median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 + 0 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+PEER_TARGETS=(service none each)
+declare -A PEER_URL PEER_HELD PEER_MEDIAN PEER_LABEL=([service]="the service (outbox)" [none]="peer, no wait for the broker"
+    [each]="peer, waits for each confirm")
+PEER_ROWS=()
+PEER_SUMMARY=()
+PEER_WARMUP_NOTE=""
+if ((PEER_ROUNDS <= 0)); then
+    log "peer: PEER_ROUNDS=0, skipped"
+elif [[ $DB != postgres ]]; then
+    log "peer: the plain dual-write peer runs on PostgreSQL only; skipped on $DB_LABEL"
+else
+    if [[ ! -f $PEER_JAR ]]; then
+        log "building $PEER_JAR (./mvnw -B -q -f benchmarks/peer/pom.xml -DskipTests package)"
+        ./mvnw -B -q -f benchmarks/peer/pom.xml -DskipTests package
+        [[ -f $PEER_JAR ]] || die "the build did not produce $PEER_JAR"
+    fi
+    log "peer: fresh database $PEER_DB_NAME"
+    db_admin "DROP DATABASE IF EXISTS $PEER_DB_NAME WITH (FORCE)" >/dev/null
+    db_admin "CREATE DATABASE $PEER_DB_NAME" >/dev/null
+    PEER_DB_CREATED=1
+    if [[ -n $VACUUM_PID ]]; then # the stand-in vacuums the peer's database too from now on
+        stop_vacuum_standin
+        start_vacuum_standin
+    fi
+    service_warmup=("$WARMED_UP" "$WARMUP_JIT_LAST")
+    port=$PEER_PORT
+    for variant in none each; do
+        port=$(free_port "$port")
+        pid_var=PEER_${variant^^}_PID
+        launch_jvm "$pid_var" "peer ($variant)" "$port" "$WORK/peer-$variant-$STAMP.log" "$PEER_JAR" \
+            "--spring.datasource.url=jdbc:postgresql://$DB_HOST:$DB_PORT/$PEER_DB_NAME" \
+            "--spring.datasource.username=$DB_USER" \
+            "--spring.rabbitmq.host=$RABBIT_HOST" "--spring.rabbitmq.port=$RABBIT_PORT" \
+            "--server.port=$port" "$TOKEN_KEY_ARG" "$TOKEN_AUDIENCE_ARG" "--peer.confirms=$variant"
+        PEER_URL[$variant]="http://127.0.0.1:$port/orders"
+        warm_up "${PEER_URL[$variant]}" "${!pid_var}" :
+        PEER_WARMUP_NOTE+="${PEER_WARMUP_NOTE:+; }$variant ${WARMED_UP} s (last round ${WARMUP_JIT_LAST} %)"
+        bench_queue purge >/dev/null
+        port=$((port + 1))
+    done
+    WARMED_UP=${service_warmup[0]} WARMUP_JIT_LAST=${service_warmup[1]}
+    PEER_URL[service]=$URL
+
+    for round in $(seq 1 "$PEER_ROUNDS"); do
+        for target in "${PEER_TARGETS[@]}"; do
+            log "peer round $round of $PEER_ROUNDS: ${PEER_LABEL[$target]}"
+            await_drained # the service's deferred work is done before any target's search
+            out="$WORK/peer-round$round-$target.md"
+            : >"$out"
+            if [[ $target == service ]]; then
+                step_search "${PEER_URL[$target]}" "$out" "${SERVICE_STEP_ARGS[@]}"
+            else
+                step_search "${PEER_URL[$target]}" "$out"
+            fi
+            IFS='|' read -r rate p50 p99 placed top <<<"$(held_step "$out")"
+            PEER_HELD[$target]+=" ${rate:-0}"
+            held_cell=${rate:-none}
+            [[ -n $top ]] && held_cell="≥ $rate" # every step held: the top of STEP_RATES is a lower bound
+            log "  held: $held_cell req/s; HTTP p50 ${p50:-–}, p99 ${p99:-–}; placed → consumer p99 ${placed:-–}"
+            PEER_ROWS+=("| ${PEER_LABEL[$target]} | $round | $held_cell | ${p50:-–} | ${p99:-–} | ${placed:-–} |")
+        done
+    done
+    stop_peers
+    for target in "${PEER_TARGETS[@]}"; do
+        # shellcheck disable=SC2086
+        PEER_MEDIAN[$target]=$(median ${PEER_HELD[$target]})
+    done
+    for target in "${PEER_TARGETS[@]}"; do
+        ratio=$(awk -v a="${PEER_MEDIAN[service]}" -v b="${PEER_MEDIAN[$target]}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "–" }')
+        # shellcheck disable=SC2086
+        rounds=$(printf '%s / ' ${PEER_HELD[$target]})
+        PEER_SUMMARY+=("| ${PEER_LABEL[$target]} | ${rounds% / } | ${PEER_MEDIAN[$target]} | $ratio |")
+        log "peer: ${PEER_LABEL[$target]}: held${PEER_HELD[$target]} req/s, median ${PEER_MEDIAN[$target]}; the service ÷ it: $ratio"
+    done
+fi
 
 # ---------------------------------------------------------------------------------------------------------------
 # 9. Idle: the database transactions of an instance with nothing to do, and its memory
@@ -932,6 +1086,22 @@ for groups in "${CLOSED_GROUPS[@]}"; do
 done
 report ""
 cat "$WORK/openloop.md" >>"$REPORT"
+if ((${#PEER_ROWS[@]} > 0)); then
+    report "### The outbox's cost: capacity beside a plain dual-write peer"
+    report ""
+    report "The same step search (${STEP_RATES// /, } req/s, ${STEP_SECONDS} s each; a step held when HTTP and placed → consumer p99 stay below ${P99_LIMIT_MS} ms, every answer is 201, no message is lost and, for the service, its listener and relay left at most a second of orders undone; the peer defers nothing) on the service and on the plain dual-write peer (\`benchmarks/peer\`: the order and its lines in one JDBC transaction, then \`OrderPlaced\` sent with \`RabbitTemplate\` after the commit; same Spring Boot, Tomcat, token checks, tables and JVM flags), $PEER_ROUNDS rounds, interleaved: the service, the peer that does not wait for the broker (\`peer.confirms=none\`), the peer that waits for each message's publisher confirm before answering (\`each\`). The service was warm from the runs above; the peers were warmed up the same way: $PEER_WARMUP_NOTE."
+    report ""
+    report "| target | round | highest rate held, req/s | HTTP p50 | HTTP p99 | placed → consumer p99 |"
+    report "|---|---:|---:|---:|---:|---:|"
+    for row in "${PEER_ROWS[@]}"; do report "$row"; done
+    report ""
+    report "| target | held per round, req/s | median | the service ÷ it |"
+    report "|---|---|---:|---:|"
+    for row in "${PEER_SUMMARY[@]}"; do report "$row"; done
+    report ""
+    report "≥: every step held, up to the last of STEP_RATES; a round that held none counts 0 in the median. The service ÷ it: the service's median ÷ this target's median."
+    report ""
+fi
 report "### Where the machine's CPUs went"
 report ""
 report "CPU ms per order on the whole machine over the same spans as the service's CPU above (a point's start until the in-process listener and the relay had done its work): busy (all CPUs, \`/proc/stat\`), of it the service, $DB_PROCESSES and RabbitMQ (\`beam.smp\`, \`epmd\`) where they run on this host, and the rest (the load generator, the kernel, anything else); idle is the CPUs' unused time over the span. The baseline needs none of the service's, RabbitMQ's or the in-process listener's and relay's database work."
