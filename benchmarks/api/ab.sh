@@ -95,7 +95,7 @@ point() { # variant seconds -> "rps p50 p99 cpu_ms_per_order http_ms events_ms b
     if [[ -n $RATE ]]; then # OpenLoop's HTTP latencies in wrk's format, for the summary below
         java -cp "$WORK/client:$CP" -Dslf4j.internal.verbosity=ERROR OpenLoop --url "http://127.0.0.1:${PORT[$v]}/orders" \
             --queue "$QUEUE" --rate "$RATE" --seconds "$d" --warmup-seconds 0 2>/dev/null |
-            awk -v r="$RATE" -F' *[|] *' '/^[|] HTTP/ { print "Requests/sec: " r; print "50% " $3; print "99% " $4 }' >"$out"
+            awk -v r="$RATE" -F' *[|] *' '/^[|] HTTP/ { gsub(/ /, "", $3); gsub(/ /, "", $4); print "Requests/sec: " r; print "50% " $3; print "99% " $4 }' >"$out"
     else
         wrk -t2 -c"$C" -d"${d}s" --timeout 10s --latency -s "$BENCH/post-order.lua" "http://127.0.0.1:${PORT[$v]}/orders" >"$out"
     fi

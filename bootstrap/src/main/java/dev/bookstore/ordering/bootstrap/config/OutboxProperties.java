@@ -26,6 +26,8 @@ import org.springframework.validation.annotation.Validated;
  *                     then the poll is only the safety net (for retries that became due and expired leases)
  * @param brokerProbeInterval while the broker is unavailable, how often a relay tries to connect to it again (one
  *                     connection attempt, nothing claimed): the longest the relay takes to notice the broker is back
+ * @param linger how long a relay woken by a commit waits for more commits before it claims, so that at low rates
+ *                     one round takes several messages: up to this much is added to a message's way to the broker
  * @param notifyMinInterval the shortest time between two NOTIFYs of one instance; the commits in between
  *                     are announced together, by one NOTIFY at the end of the interval (the first commit after
  *                     a quiet interval at once): the longest another instance's relay waits to hear of a row
@@ -58,6 +60,7 @@ public record OutboxProperties(
         @DefaultValue("1s") @NotNull Duration pollInterval,
         @DefaultValue("10s") @NotNull Duration pollIntervalWhenNotified,
         @DefaultValue("200ms") @NotNull Duration brokerProbeInterval,
+        @DefaultValue("10ms") @NotNull Duration linger,
         @DefaultValue("20ms") @NotNull Duration notifyMinInterval,
         @DefaultValue("60s") @NotNull Duration lease,
         @DefaultValue("10s") @NotNull Duration confirmTimeout,
@@ -109,6 +112,11 @@ public record OutboxProperties(
     boolean isBrokerProbeIntervalSane() {
         return brokerProbeInterval == null
                 || between(brokerProbeInterval, Duration.ofMillis(10), Duration.ofMinutes(1));
+    }
+
+    @AssertTrue(message = "linger must be between 0 and 1s")
+    boolean isLingerSane() {
+        return linger == null || between(linger, Duration.ZERO, Duration.ofSeconds(1));
     }
 
     @AssertTrue(message = "notify-min-interval must be between 0 and 1s")

@@ -138,7 +138,7 @@ class OutboxRelayConfiguration {
                 .toList();
         OutboxStatsSnapshot snapshot = stats.getIfAvailable();
         return new OutboxRelayWorkers(relays, wakeUp, properties.pollInterval(),
-                properties.pollIntervalWhenNotified(), properties.brokerProbeInterval(),
+                properties.pollIntervalWhenNotified(), properties.brokerProbeInterval(), properties.linger(),
                 properties.confirmTimeout().plus(STOP_MARGIN), snapshot == null ? () -> { } : snapshot::outboxChanged);
     }
 

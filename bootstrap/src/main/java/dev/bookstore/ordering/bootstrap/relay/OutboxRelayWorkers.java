@@ -18,7 +18,9 @@ import org.springframework.context.SmartLifecycle;
  * interval. While the broker is away ({@link RelayOutboxUseCase#brokerUnavailable()}) a worker tries again every
  * {@code brokerProbeInterval} whatever rings (a round then only probes the broker). While other instances' commits
  * ring too (PostgreSQL {@code NOTIFY}), an idle worker polls only every {@code pollIntervalWhenNotified}, unless its
- * last round scheduled retries.
+ * last round scheduled retries. A worker that the doorbell woke waits {@code linger} before it claims, so that the
+ * commits of that moment leave in one round: at a low rate, otherwise, every order is a claim, a publish and a mark
+ * of its own.
  *
  * <p>The workers stop in the phase of the web server's graceful shutdown, before the connection factory and the data
  * sources go away, and interrupt no batch: each relay stops claiming, settles its batch in flight within the confirm
@@ -34,6 +36,7 @@ public final class OutboxRelayWorkers implements SmartLifecycle {
     private final Duration pollInterval;
     private final Duration pollIntervalWhenNotified;
     private final Duration brokerProbeInterval;
+    private final Duration linger;
     private final Duration stopTimeout;
     private final Runnable afterBusyRound;
     private final List<Thread> threads = new ArrayList<>();
@@ -43,18 +46,20 @@ public final class OutboxRelayWorkers implements SmartLifecycle {
 
     /**
      * @param brokerProbeInterval the pause between two rounds while the broker is unavailable
+     * @param linger how long a worker woken by the doorbell waits for more commits before it claims
      * @param stopTimeout how long a stop waits for the batches in flight: the confirm timeout and a margin for
      *                    recording their outcomes
      * @param afterBusyRound told after every drain that claimed something: the outbox changed
      */
     public OutboxRelayWorkers(List<RelayOutboxUseCase> relays, RelayWakeUp wakeUp, Duration pollInterval,
-                              Duration pollIntervalWhenNotified, Duration brokerProbeInterval,
+                              Duration pollIntervalWhenNotified, Duration brokerProbeInterval, Duration linger,
                               Duration stopTimeout, Runnable afterBusyRound) {
         this.relays = List.copyOf(relays);
         this.wakeUp = wakeUp;
         this.pollInterval = pollInterval;
         this.pollIntervalWhenNotified = pollIntervalWhenNotified;
         this.brokerProbeInterval = brokerProbeInterval;
+        this.linger = linger;
         this.stopTimeout = stopTimeout;
         this.afterBusyRound = afterBusyRound;
     }
@@ -94,7 +99,11 @@ public final class OutboxRelayWorkers implements SmartLifecycle {
                 } else if (round.released() > 0) {
                     pause(pollInterval); // the broker closed the channel over something it refused
                 } else {
+                    long before = seen;
                     seen = wakeUp.await(seen, idleWait(round));
+                    if (seen != before && !linger.isZero()) {
+                        pause(linger); // rings meanwhile are taken by the next round all the same
+                    }
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -62,10 +62,33 @@ class OutboxRelayWorkersTest {
     }
 
     private void start(Duration probeInterval) {
+        start(probeInterval, Duration.ZERO);
+    }
+
+    private void start(Duration probeInterval, Duration linger) {
         // poll intervals of an hour: only the probe interval can explain rounds following each other
-        workers = new OutboxRelayWorkers(List.of(relay), wakeUp, HOUR, HOUR, probeInterval, Duration.ofSeconds(5),
-                busyRounds::incrementAndGet);
+        workers = new OutboxRelayWorkers(List.of(relay), wakeUp, HOUR, HOUR, probeInterval, linger,
+                Duration.ofSeconds(5), busyRounds::incrementAndGet);
         workers.start();
+    }
+
+    @Test
+    void theCommitsOfOneLingerLeaveInOneRound() {
+        relay.brokerAway.set(false);
+        start(Duration.ofMillis(10), Duration.ofSeconds(1));
+        await().atMost(Duration.ofSeconds(10)).until(() -> relay.rounds.get() >= 1);
+        int idle = relay.rounds.get();
+
+        wakeUp.ring();
+        // still lingering: no round yet, and the commits of this moment ring meanwhile
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
+                .until(() -> relay.rounds.get() == idle);
+        wakeUp.ring();
+        wakeUp.ring();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> relay.rounds.get() == idle + 1);
+        await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3))
+                .until(() -> relay.rounds.get() == idle + 1);
     }
 
     @Test
