@@ -1,13 +1,28 @@
 package dev.bookstore.ordering.bootstrap.config;
 
+import dev.bookstore.ordering.adapters.cdc.BeforeOffsetCommit;
+import dev.bookstore.ordering.adapters.cdc.CdcRelay;
+import dev.bookstore.ordering.adapters.cdc.CdcSettings;
+import dev.bookstore.ordering.adapters.cdc.JdbcCapturedMessageParking;
 import dev.bookstore.ordering.adapters.persistence.Database;
 import dev.bookstore.ordering.adapters.persistence.outbox.JdbcOutboxStore;
+import dev.bookstore.ordering.application.outbox.capture.CaptureSettings;
+import dev.bookstore.ordering.application.outbox.capture.RelayCapturedMessagesService;
+import dev.bookstore.ordering.application.outbox.relay.Backoff;
+import dev.bookstore.ordering.application.outbox.relay.MessagePublisher;
 import dev.bookstore.ordering.bootstrap.config.OutboxProperties.Relay;
+import javax.sql.DataSource;
 import org.springframework.beans.factory.InitializingBean;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The CDC relay ({@code ordering.outbox.relay=cdc}): Debezium reads the outbox from PostgreSQL's WAL. */
+/**
+ * The CDC relay ({@code ordering.outbox.relay=cdc}): Debezium reads inserted outbox rows from PostgreSQL's WAL and
+ * the service's own publisher sends them, one instance per slot at a time. Rows are never marked published in
+ * this mode; the retention job deletes them by age.
+ */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnRelay(Relay.CDC)
 class CdcRelayConfiguration {
@@ -22,5 +37,21 @@ class CdcRelayConfiguration {
         if (database != Database.POSTGRESQL) {
             throw new CdcNeedsPostgresException(database);
         }
+    }
+
+    /** Started after the schema is migrated (it needs V8's publication and offsets table); stopped before the pool. */
+    @Bean(initMethod = "start", destroyMethod = "close")
+    CdcRelay cdcRelay(InitializingBean cdcNeedsPostgres, DataSourceProperties dataSource, DataSource pool,
+                      OutboxProperties outbox, CdcProperties cdc, MessagePublisher publisher,
+                      ObjectProvider<BeforeOffsetCommit> beforeCommit) {
+        CdcSettings settings = new CdcSettings(dataSource.determineUrl(), dataSource.determineUsername(),
+                dataSource.determinePassword(), cdc.slotName(), OutboxRelayConfiguration.instanceName(),
+                cdc.leaderPollInterval(),
+                Backoff.exponential(cdc.restartBackoffInitial(), cdc.restartBackoffMax()));
+        RelayCapturedMessagesService relay = new RelayCapturedMessagesService(publisher,
+                new JdbcCapturedMessageParking(pool), new CaptureSettings(outbox.confirmTimeout(),
+                outbox.maxAttempts(), Backoff.exponential(outbox.backoffInitial(), outbox.backoffMax()),
+                outbox.brokerProbeInterval(), outbox.unroutable()));
+        return new CdcRelay(settings, relay, beforeCommit.getIfAvailable(() -> BeforeOffsetCommit.NONE));
     }
 }

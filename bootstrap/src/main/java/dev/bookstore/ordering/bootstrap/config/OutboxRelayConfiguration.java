@@ -173,7 +173,7 @@ class OutboxRelayConfiguration {
     }
 
     /** host name plus a random suffix: unique even for two instances on one host. */
-    private static String instanceName() {
+    static String instanceName() {
         String host;
         try {
             host = InetAddress.getLocalHost().getHostName();
