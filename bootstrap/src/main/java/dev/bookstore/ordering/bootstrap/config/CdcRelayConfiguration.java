@@ -4,6 +4,8 @@ import dev.bookstore.ordering.adapters.cdc.BeforeOffsetCommit;
 import dev.bookstore.ordering.adapters.cdc.CdcRelay;
 import dev.bookstore.ordering.adapters.cdc.CdcSettings;
 import dev.bookstore.ordering.adapters.cdc.JdbcCapturedMessageParking;
+import dev.bookstore.ordering.adapters.cdc.JdbcCapturedMessageRetention;
+import dev.bookstore.ordering.adapters.cdc.PostgresCaptureLagProbe;
 import dev.bookstore.ordering.adapters.persistence.Database;
 import dev.bookstore.ordering.adapters.persistence.outbox.JdbcOutboxStore;
 import dev.bookstore.ordering.application.outbox.capture.CaptureSettings;
@@ -11,6 +13,9 @@ import dev.bookstore.ordering.application.outbox.capture.RelayCapturedMessagesSe
 import dev.bookstore.ordering.application.outbox.relay.Backoff;
 import dev.bookstore.ordering.application.outbox.relay.MessagePublisher;
 import dev.bookstore.ordering.bootstrap.config.OutboxProperties.Relay;
+import dev.bookstore.ordering.bootstrap.observability.CdcLagMonitor;
+import dev.bookstore.ordering.bootstrap.retention.RetentionJob;
+import io.micrometer.core.instrument.MeterRegistry;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.beans.factory.ObjectProvider;
@@ -53,5 +58,23 @@ class CdcRelayConfiguration {
                 outbox.maxAttempts(), Backoff.exponential(outbox.backoffInitial(), outbox.backoffMax()),
                 outbox.brokerProbeInterval(), outbox.unroutable()));
         return new CdcRelay(settings, relay, beforeCommit.getIfAvailable(() -> BeforeOffsetCommit.NONE));
+    }
+
+    /**
+     * The {@code outbox} health component in this mode (the bean's name makes the component's) and the slot's
+     * gauges: lag and retained WAL, one query per {@code cdc.lag-refresh-interval}.
+     */
+    @Bean(destroyMethod = "close")
+    CdcLagMonitor outboxHealthIndicator(DataSource pool, CdcProperties cdc, MeterRegistry registry) {
+        return new CdcLagMonitor(new PostgresCaptureLagProbe(pool, cdc.slotName()),
+                new CdcLagMonitor.Thresholds(cdc.lagDegraded(), cdc.lagDown(), cdc.retainedWalDegraded(),
+                        cdc.retainedWalDown()), cdc.lagRefreshInterval(), registry);
+    }
+
+    /** Rows are never marked published in this mode: relayed rows go by age, like published ones otherwise. */
+    @Bean
+    RetentionJob capturedOutboxRetentionJob(DataSource pool, OutboxProperties p) {
+        return new RetentionJob("outbox message(s) relayed from the log", p.retention(), p.retentionInterval(),
+                p.retentionChunk(), new JdbcCapturedMessageRetention(pool)::deleteCapturedOlderThan);
     }
 }

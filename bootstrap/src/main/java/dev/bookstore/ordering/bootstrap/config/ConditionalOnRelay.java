@@ -8,7 +8,7 @@ import java.lang.annotation.Target;
 import org.springframework.context.annotation.Conditional;
 
 /**
- * A bean or configuration that exists only where this instance runs the given relay,
+ * A bean or configuration that exists only where this instance runs the given relays,
  * {@code ordering.outbox.relay} (or none where the deprecated {@code ordering.outbox.enabled} is false).
  */
 @Retention(RetentionPolicy.RUNTIME)
@@ -16,5 +16,6 @@ import org.springframework.context.annotation.Conditional;
 @Conditional(OnRelayCondition.class)
 @interface ConditionalOnRelay {
 
-    Relay value();
+    /** The relays this exists for (any of them). */
+    Relay[] value();
 }

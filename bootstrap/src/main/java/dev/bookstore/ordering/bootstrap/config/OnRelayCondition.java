@@ -15,10 +15,11 @@ class OnRelayCondition extends SpringBootCondition {
     @Override
     public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
         Map<String, Object> attributes = metadata.getAnnotationAttributes(ConditionalOnRelay.class.getName());
-        Relay wanted = (Relay) attributes.get("value");
+        Relay[] wanted = (Relay[]) attributes.get("value");
         Relay configured = relay(context.getEnvironment());
         String message = "ordering.outbox relay is " + configured.name().toLowerCase();
-        return configured == wanted ? ConditionOutcome.match(message) : ConditionOutcome.noMatch(message);
+        return java.util.Arrays.asList(wanted).contains(configured) ? ConditionOutcome.match(message)
+                : ConditionOutcome.noMatch(message);
     }
 
     /** The relay as {@link OutboxProperties#relayMode()} will see it once the properties are bound. */

@@ -16,14 +16,14 @@ import org.flywaydb.core.Flyway;
  * machine's server runs with {@code replica} and is never reconfigured. Started once per JVM, stopped at exit;
  * each {@link #newMigratedDatabase()} is a database of its own with the service's schema.
  */
-final class LogicalPostgres {
+public final class LogicalPostgres {
 
     private static EmbeddedPostgres server;
 
     private LogicalPostgres() {
     }
 
-    static synchronized TestDatabase newMigratedDatabase() {
+    public static synchronized TestDatabase newMigratedDatabase() {
         EmbeddedPostgres postgres = server();
         String name = "ordering_cdc_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12)
                 .toLowerCase(Locale.ROOT);
