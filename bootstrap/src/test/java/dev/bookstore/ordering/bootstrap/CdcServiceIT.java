@@ -3,28 +3,17 @@ package dev.bookstore.ordering.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
-import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
-import dev.bookstore.ordering.bootstrap.cdc.LogicalPostgres;
+import dev.bookstore.ordering.bootstrap.cdc.CdcTestBed;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.amqp.core.AnonymousQueue;
-import org.springframework.amqp.core.BindingBuilder;
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.MessageProperties;
-import org.springframework.amqp.core.Queue;
-import org.springframework.amqp.core.TopicExchange;
-import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
-import org.springframework.amqp.rabbit.core.RabbitAdmin;
-import org.springframework.amqp.rabbit.core.RabbitTemplate;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
  * The service with {@code ordering.outbox.relay=cdc} on an embedded PostgreSQL with {@code wal_level=logical}: an
@@ -34,41 +23,18 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
  */
 class CdcServiceIT {
 
-    private TestDatabase database;
+    private CdcTestBed bed;
     private JdbcTemplate jdbc;
-    private TestRabbit.Broker broker;
-    private CachingConnectionFactory consumerConnection;
-    private RabbitAdmin admin;
-    private String exchange;
-    private Queue queue;
-    private String slot;
 
     @BeforeEach
     void databaseExchangeAndQueue() {
-        broker = TestRabbit.broker();
-        database = LogicalPostgres.newMigratedDatabase();
-        jdbc = new JdbcTemplate(new DriverManagerDataSource(database.url(), database.username(),
-                database.password()));
-        slot = "svc_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12).toLowerCase(Locale.ROOT);
-        consumerConnection = broker.connectionFactory();
-        admin = new RabbitAdmin(consumerConnection);
-        exchange = TestRabbit.uniqueExchange();
-        queue = new AnonymousQueue();
-        TopicExchange topic = new TopicExchange(exchange, true, false);
-        admin.declareExchange(topic);
-        admin.declareQueue(queue);
-        admin.declareBinding(BindingBuilder.bind(queue).to(topic).with("order.#"));
+        bed = CdcTestBed.create();
+        jdbc = bed.jdbc();
     }
 
     @AfterEach
     void cleanUp() {
-        await().atMost(Duration.ofSeconds(30)).until(() -> jdbc.queryForObject(
-                "SELECT count(*) FROM pg_replication_slots WHERE slot_name = ? AND active", Integer.class, slot) == 0);
-        jdbc.queryForList("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = ?",
-                slot);
-        admin.deleteQueue(queue.getName());
-        admin.deleteExchange(exchange);
-        consumerConnection.destroy();
+        bed.close();
     }
 
     @Test
@@ -76,22 +42,20 @@ class CdcServiceIT {
         Message viaCdc;
         String orderId;
         try (ServiceInstance cdc = start(Map.of("ordering.outbox.relay", "cdc",
-                "ordering.outbox.cdc.slot-name", slot))) {
-            await().atMost(Duration.ofSeconds(60)).until(() -> jdbc.queryForObject(
-                    "SELECT count(*) FROM pg_replication_slots WHERE slot_name = ? AND active", Integer.class,
-                    slot) == 1);
+                "ordering.outbox.cdc.slot-name", bed.slot()))) {
+            bed.awaitReading();
             HttpJson.Response placed = cdc.http.postJson("/orders",
                     HttpJson.orderJson(UUID.randomUUID().toString(), 2));
             assertThat(placed.status()).isEqualTo(201);
             orderId = placed.json().get("id").asString();
-            viaCdc = await().atMost(Duration.ofSeconds(60)).until(this::receive, message -> message != null);
+            viaCdc = await().atMost(Duration.ofSeconds(60)).until(bed::receive, message -> message != null);
         }
         assertThat(jdbc.queryForObject("SELECT status FROM outbox_message", String.class))
                 .as("cdc mode never updates the row").isEqualTo("PENDING");
 
         Message viaPolling;
         try (ServiceInstance polling = start(Map.of("ordering.outbox.relay", "polling"))) {
-            viaPolling = await().atMost(Duration.ofSeconds(60)).until(this::receive, message -> message != null);
+            viaPolling = await().atMost(Duration.ofSeconds(60)).until(bed::receive, message -> message != null);
         }
 
         MessageProperties cdc = viaCdc.getMessageProperties();
@@ -121,14 +85,11 @@ class CdcServiceIT {
         return copy;
     }
 
-    private Message receive() {
-        return new RabbitTemplate(consumerConnection).receive(queue.getName());
-    }
-
     private ServiceInstance start(Map<String, String> overrides) {
         Map<String, String> properties = new HashMap<>(overrides);
-        properties.put("spring.rabbitmq.username", broker.username());
-        properties.put("spring.rabbitmq.password", broker.password());
-        return ServiceInstance.start(database, broker.host(), broker.port(), exchange, properties);
+        properties.put("spring.rabbitmq.username", bed.broker().username());
+        properties.put("spring.rabbitmq.password", bed.broker().password());
+        return ServiceInstance.start(bed.database(), bed.broker().host(), bed.broker().port(), bed.exchange(),
+                properties);
     }
 }

@@ -19,23 +19,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.amqp.core.AnonymousQueue;
-import org.springframework.amqp.core.BindingBuilder;
 import org.springframework.amqp.core.Message;
-import org.springframework.amqp.core.Queue;
-import org.springframework.amqp.core.TopicExchange;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
-import org.springframework.amqp.rabbit.core.RabbitAdmin;
-import org.springframework.amqp.rabbit.core.RabbitTemplate;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
  * The CDC relay on an embedded PostgreSQL with {@code wal_level=logical} and the real RabbitMQ, built as the wiring
@@ -51,29 +43,21 @@ class CdcRelayIT {
     private final List<CdcRelay> relays = new ArrayList<>();
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private final List<String> receivedIds = Collections.synchronizedList(new ArrayList<>());
+    private CdcTestBed bed;
     private TestDatabase database;
     private JdbcTemplate jdbc;
     private TestRabbit.Broker broker;
-    private CachingConnectionFactory consumerConnection;
-    private RabbitAdmin admin;
     private String exchange;
-    private Queue queue;
     private String slot;
 
     @BeforeEach
     void databaseExchangeAndQueue() {
-        broker = TestRabbit.broker();
-        database = LogicalPostgres.newMigratedDatabase();
-        jdbc = new JdbcTemplate(new DriverManagerDataSource(database.url(), database.username(),
-                database.password()));
-        slot = "cdc_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12).toLowerCase(Locale.ROOT);
-        consumerConnection = broker.connectionFactory();
-        admin = new RabbitAdmin(consumerConnection);
-        exchange = TestRabbit.uniqueExchange();
-        queue = new AnonymousQueue();
-        admin.declareExchange(new TopicExchange(exchange, true, false));
-        admin.declareQueue(queue);
-        admin.declareBinding(BindingBuilder.bind(queue).to(new TopicExchange(exchange)).with("order.#"));
+        bed = CdcTestBed.create();
+        database = bed.database();
+        jdbc = bed.jdbc();
+        broker = bed.broker();
+        exchange = bed.exchange();
+        slot = bed.slot();
     }
 
     @AfterEach
@@ -82,13 +66,7 @@ class CdcRelayIT {
         for (AutoCloseable closeable : closeables) {
             closeable.close();
         }
-        await().atMost(Duration.ofSeconds(30)).until(() -> jdbc.queryForObject(
-                "SELECT count(*) FROM pg_replication_slots WHERE slot_name = ? AND active", Integer.class, slot) == 0);
-        jdbc.queryForList("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = ?",
-                slot);
-        admin.deleteQueue(queue.getName());
-        admin.deleteExchange(exchange);
-        consumerConnection.destroy();
+        bed.close();
     }
 
     @Test
@@ -100,7 +78,7 @@ class CdcRelayIT {
             }
         };
         CdcRelay relay = start("a", broker.connectionFactory(), settings(10, Unroutable.RETRY), crash);
-        awaitStreaming();
+        bed.awaitReading();
 
         String first = insert("order-1", "order.placed");
 
@@ -118,7 +96,7 @@ class CdcRelayIT {
     @Test
     void aRestartResumesWhereTheLastConfirmLeftOffWithoutLossOrRepeat() {
         CdcRelay first = start("a", broker.connectionFactory(), settings(10, Unroutable.RETRY), BeforeOffsetCommit.NONE);
-        awaitStreaming();
+        bed.awaitReading();
         String before = insert("order-1", "order.placed");
         await().atMost(Duration.ofSeconds(30)).until(() -> count(before) == 1);
 
@@ -135,7 +113,7 @@ class CdcRelayIT {
     void whenTheLeaderDiesTheStandbyTakesOverTheSlotWithinTheLeaderPollPlusTheEngineStart() throws Exception {
         CdcRelay a = start("a", broker.connectionFactory(), settings(10, Unroutable.RETRY), BeforeOffsetCommit.NONE);
         CdcRelay b = start("b", broker.connectionFactory(), settings(10, Unroutable.RETRY), BeforeOffsetCommit.NONE);
-        awaitStreaming();
+        bed.awaitReading();
         await().atMost(Duration.ofSeconds(30)).until(() -> a.isStreaming() || b.isStreaming());
         assertThat(a.isStreaming() && b.isStreaming()).as("one reader at a time").isFalse();
         CdcRelay leader = a.isStreaming() ? a : b;
@@ -169,7 +147,7 @@ class CdcRelayIT {
     @Test
     void aMessageThatCanNeverBeDeliveredIsParkedAndTheStreamGoesOn() {
         start("a", broker.connectionFactory(), settings(2, Unroutable.RETRY), BeforeOffsetCommit.NONE);
-        awaitStreaming();
+        bed.awaitReading();
 
         String poison = insert("order-1", "nobody.listens");
         String next = insert("order-2", "order.placed");
@@ -189,7 +167,7 @@ class CdcRelayIT {
         CachingConnectionFactory throughProxy = broker.connectionFactory("127.0.0.1", proxy.port());
         closeables.add(throughProxy::destroy);
         start("a", throughProxy, settings(10, Unroutable.RETRY), BeforeOffsetCommit.NONE);
-        awaitStreaming();
+        bed.awaitReading();
         String before = insert("order-1", "order.placed");
         await().atMost(Duration.ofSeconds(30)).until(() -> count(before) == 1);
 
@@ -229,12 +207,6 @@ class CdcRelayIT {
         return relay;
     }
 
-    /** The slot exists and is read: what is committed from now on is streamed (snapshot.mode=no_data). */
-    private void awaitStreaming() {
-        await().atMost(Duration.ofSeconds(60)).until(() -> jdbc.queryForObject(
-                "SELECT count(*) FROM pg_replication_slots WHERE slot_name = ? AND active", Integer.class, slot) == 1);
-    }
-
     private String insert(String aggregateId, String routingKey) {
         UUID id = UUID.randomUUID();
         jdbc.update("""
@@ -257,9 +229,8 @@ class CdcRelayIT {
     }
 
     private void drain() {
-        RabbitTemplate template = new RabbitTemplate(consumerConnection);
         Message message;
-        while ((message = template.receive(queue.getName())) != null) {
+        while ((message = bed.receive()) != null) {
             receivedIds.add(message.getMessageProperties().getMessageId());
         }
     }
