@@ -17,7 +17,6 @@ import dev.bookstore.ordering.bootstrap.observability.CdcLagMonitor;
 import dev.bookstore.ordering.bootstrap.retention.RetentionJob;
 import io.micrometer.core.instrument.MeterRegistry;
 import javax.sql.DataSource;
-import org.springframework.beans.factory.InitializingBean;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
 import org.springframework.context.annotation.Bean;
@@ -32,23 +31,22 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnRelay(Relay.CDC)
 class CdcRelayConfiguration {
 
-    /** Stops the start on any database but PostgreSQL, explained by {@link CdcNeedsPostgresFailureAnalyzer}. */
-    @Bean
-    InitializingBean cdcNeedsPostgres(JdbcOutboxStore outbox) {
-        return () -> requirePostgres(outbox.database());
-    }
-
     static void requirePostgres(Database database) {
         if (database != Database.POSTGRESQL) {
             throw new CdcNeedsPostgresException(database);
         }
     }
 
-    /** Started after the schema is migrated (it needs V8's publication and offsets table); stopped before the pool. */
+    /**
+     * Refused on any database but PostgreSQL, explained by {@link CdcNeedsPostgresFailureAnalyzer}. Started after
+     * the schema is migrated (the outbox store needs it; the relay needs V8's publication and offsets table);
+     * stopped before the pool.
+     */
     @Bean(initMethod = "start", destroyMethod = "close")
-    CdcRelay cdcRelay(InitializingBean cdcNeedsPostgres, DataSourceProperties dataSource, DataSource pool,
+    CdcRelay cdcRelay(JdbcOutboxStore outboxStore, DataSourceProperties dataSource, DataSource pool,
                       OutboxProperties outbox, CdcProperties cdc, MessagePublisher publisher,
                       ObjectProvider<BeforeOffsetCommit> beforeCommit) {
+        requirePostgres(outboxStore.database());
         CdcSettings settings = new CdcSettings(dataSource.determineUrl(), dataSource.determineUsername(),
                 dataSource.determinePassword(), cdc.slotName(), OutboxRelayConfiguration.instanceName(),
                 cdc.leaderPollInterval(),

@@ -152,12 +152,16 @@ class CdcRelayIT {
         String poison = insert("order-1", "nobody.listens");
         String next = insert("order-2", "order.placed");
 
-        await().atMost(Duration.ofSeconds(30)).until(() -> count(next) == 1);
-        assertThat(jdbc.queryForMap("SELECT status, attempts, last_error, parked_at IS NOT NULL AS parked "
+        await().atMost(Duration.ofSeconds(30)).until(() -> "PARKED".equals(jdbc.queryForObject(
+                "SELECT status FROM outbox_message WHERE id = ?::uuid", String.class, poison)));
+        assertThat(jdbc.queryForMap("SELECT attempts, last_error, parked_at IS NOT NULL AS parked "
                 + "FROM outbox_message WHERE id = ?::uuid", poison))
-                .containsEntry("status", "PARKED").containsEntry("attempts", 2).containsEntry("parked", true)
+                .containsEntry("attempts", 2).containsEntry("parked", true)
                 .extractingByKey("last_error").asString().startsWith("RETURNED");
-        assertThat(drainedIds()).containsExactly(next);
+        String after = insert("order-1", "order.cancelled");
+        await().atMost(Duration.ofSeconds(30)).until(() -> count(after) == 1);
+        // next shared the poison's wave: confirmed, and sent again when the wave was offered again
+        assertThat(drainedIds()).doesNotContain(poison).contains(next).endsWith(after);
     }
 
     @Test
