@@ -12,10 +12,12 @@ import dev.bookstore.ordering.application.outbox.capture.CaptureSettings;
 import dev.bookstore.ordering.application.outbox.capture.RelayCapturedMessagesService;
 import dev.bookstore.ordering.application.outbox.relay.Backoff;
 import dev.bookstore.ordering.application.outbox.relay.MessagePublisher;
+import dev.bookstore.ordering.application.outbox.relay.RelayMetrics;
 import dev.bookstore.ordering.bootstrap.config.OutboxProperties.Relay;
 import dev.bookstore.ordering.bootstrap.observability.CdcLagMonitor;
 import dev.bookstore.ordering.bootstrap.retention.RetentionJob;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
@@ -45,6 +47,7 @@ class CdcRelayConfiguration {
     @Bean(initMethod = "start", destroyMethod = "close")
     CdcRelay cdcRelay(JdbcOutboxStore outboxStore, DataSourceProperties dataSource, DataSource pool,
                       OutboxProperties outbox, CdcProperties cdc, MessagePublisher publisher,
+                      Clock clock, ObjectProvider<RelayMetrics> metrics,
                       ObjectProvider<BeforeOffsetCommit> beforeCommit) {
         requirePostgres(outboxStore.database());
         CdcSettings settings = new CdcSettings(dataSource.determineUrl(), dataSource.determineUsername(),
@@ -54,7 +57,8 @@ class CdcRelayConfiguration {
         RelayCapturedMessagesService relay = new RelayCapturedMessagesService(publisher,
                 new JdbcCapturedMessageParking(pool), new CaptureSettings(outbox.confirmTimeout(),
                 outbox.maxAttempts(), Backoff.exponential(outbox.backoffInitial(), outbox.backoffMax()),
-                outbox.brokerProbeInterval(), outbox.unroutable()));
+                outbox.brokerProbeInterval(), outbox.unroutable()), clock,
+                metrics.getIfAvailable(() -> RelayMetrics.NONE));
         return new CdcRelay(settings, relay, beforeCommit.getIfAvailable(() -> BeforeOffsetCommit.NONE));
     }
 

@@ -15,6 +15,8 @@ import dev.bookstore.ordering.application.outbox.capture.RelayCapturedMessagesSe
 import dev.bookstore.ordering.application.outbox.relay.Backoff;
 import dev.bookstore.ordering.application.outbox.relay.RelaySettings.Unroutable;
 import dev.bookstore.ordering.testing.TcpProxy;
+import dev.bookstore.ordering.application.outbox.relay.RelayMetrics;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -204,7 +206,7 @@ class CdcRelayIT {
                 instance, LEADER_POLL, new Backoff(Duration.ofMillis(200), Duration.ofSeconds(2), () -> 1.0));
         RelayCapturedMessagesService service = new RelayCapturedMessagesService(
                 new RabbitMessagePublisher(publisherConnection),
-                new JdbcCapturedMessageParking(jdbc.getDataSource()), capture);
+                new JdbcCapturedMessageParking(jdbc.getDataSource()), capture, Clock.systemUTC(), RelayMetrics.NONE);
         CdcRelay relay = new CdcRelay(settings, service, beforeCommit);
         relays.add(relay);
         relay.start();

@@ -4,7 +4,11 @@ import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.relay.MessagePublisher;
 import dev.bookstore.ordering.application.outbox.relay.PublishResult;
 import dev.bookstore.ordering.application.outbox.relay.PublishResult.Outcome;
+import dev.bookstore.ordering.application.outbox.relay.RelayMetrics;
 import dev.bookstore.ordering.application.outbox.relay.RelaySettings.Unroutable;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -33,13 +37,18 @@ public final class RelayCapturedMessagesService implements RelayCapturedMessages
     private final MessagePublisher publisher;
     private final CapturedMessageParking parking;
     private final CaptureSettings settings;
+    private final Clock clock;
+    private final RelayMetrics metrics;
     private final Map<UUID, Integer> failures = new HashMap<>();
 
+    /** {@code metrics} hears of every outcome, as from the polling relay, so the relay's counters count both modes. */
     public RelayCapturedMessagesService(MessagePublisher publisher, CapturedMessageParking parking,
-                                        CaptureSettings settings) {
+                                        CaptureSettings settings, Clock clock, RelayMetrics metrics) {
         this.publisher = publisher;
         this.parking = parking;
         this.settings = settings;
+        this.clock = clock;
+        this.metrics = metrics;
     }
 
     @Override
@@ -49,9 +58,11 @@ public final class RelayCapturedMessagesService implements RelayCapturedMessages
             if (stopSending.getAsBoolean()) {
                 return new CapturedRound(settled, settings.brokerRetry(), "stopping");
             }
+            Instant sent = clock.instant();
             List<PublishResult> results = publisher.publish(wave, settings.confirmTimeout(), stopSending);
+            Instant answered = clock.instant();
             for (int i = 0; i < wave.size(); i++) {
-                CapturedRound stop = settle(wave.get(i), results.get(i), settled);
+                CapturedRound stop = settle(wave.get(i), results.get(i), settled, sent, answered);
                 if (stop != null) {
                     return stop;
                 }
@@ -62,17 +73,22 @@ public final class RelayCapturedMessagesService implements RelayCapturedMessages
     }
 
     /** Null when {@code message} is settled (confirmed or parked); else where the round stops and for how long. */
-    private CapturedRound settle(OutboxMessage message, PublishResult result, int settledBefore) {
+    private CapturedRound settle(OutboxMessage message, PublishResult result, int settledBefore, Instant sent,
+                                 Instant answered) {
         Outcome outcome = result.outcome();
         if (outcome == Outcome.CONFIRMED
                 || (outcome == Outcome.RETURNED && settings.unroutable() == Unroutable.PUBLISH)) {
             failures.remove(message.id());
+            metrics.published(message, Duration.between(sent, answered),
+                    Duration.between(message.occurredAt(), answered));
             return null;
         }
         String error = outcome + (result.detail() == null ? "" : ": " + result.detail());
         if (outcome == Outcome.BROKER_UNAVAILABLE) {
+            metrics.failed(message, outcome, false);
             return new CapturedRound(settledBefore, settings.brokerRetry(), error);
         }
+        metrics.failed(message, outcome, true);
         int attempts = failures.merge(message.id(), 1, Integer::sum);
         if (attempts >= settings.maxAttempts()
                 || (outcome == Outcome.RETURNED && settings.unroutable() == Unroutable.PARK)) {
@@ -80,6 +96,7 @@ public final class RelayCapturedMessagesService implements RelayCapturedMessages
                     message.id(), attempts, error);
             parking.park(message.id(), attempts, error);
             failures.remove(message.id());
+            metrics.parked(message);
             return null;
         }
         return new CapturedRound(settledBefore, settings.backoff().delayAfter(attempts), error);

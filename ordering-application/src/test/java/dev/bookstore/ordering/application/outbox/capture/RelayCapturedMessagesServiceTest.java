@@ -8,6 +8,8 @@ import dev.bookstore.ordering.application.outbox.relay.PublishResult.Outcome;
 import dev.bookstore.ordering.application.outbox.relay.RelaySettings.Unroutable;
 import dev.bookstore.ordering.application.testing.OutboxMessages;
 import dev.bookstore.ordering.application.testing.ScriptedMessagePublisher;
+import dev.bookstore.ordering.application.outbox.relay.RelayMetrics;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,6 +24,23 @@ class RelayCapturedMessagesServiceTest {
 
     private final ScriptedMessagePublisher broker = new ScriptedMessagePublisher();
     private final List<String> parked = new ArrayList<>();
+    private final List<String> metered = new ArrayList<>();
+    private final RelayMetrics metrics = new RelayMetrics() {
+        @Override
+        public void published(OutboxMessage message, Duration publishToConfirm, Duration occurredToConfirm) {
+            metered.add("published " + message.aggregateId());
+        }
+
+        @Override
+        public void failed(OutboxMessage message, Outcome reason, boolean charged) {
+            metered.add(reason + (charged ? " charged " : " not charged ") + message.aggregateId());
+        }
+
+        @Override
+        public void parked(OutboxMessage message) {
+            metered.add("parked " + message.aggregateId());
+        }
+    };
     private final RelayCapturedMessagesService relay = relay(3, Unroutable.RETRY);
 
     private RelayCapturedMessagesService relay(int maxAttempts, Unroutable unroutable) {
@@ -29,7 +48,7 @@ class RelayCapturedMessagesServiceTest {
                 (id, attempts, error) -> parked.add(id + " after " + attempts + ": " + error),
                 new CaptureSettings(Duration.ofSeconds(1), maxAttempts,
                         new Backoff(Duration.ofSeconds(1), Duration.ofMinutes(1), () -> 1.0), BROKER_RETRY,
-                        unroutable));
+                        unroutable), Clock.systemUTC(), metrics);
     }
 
     @Test
@@ -84,6 +103,8 @@ class RelayCapturedMessagesServiceTest {
 
         assertThat(third.settled()).isEqualTo(2);
         assertThat(parked).singleElement().asString().startsWith(poison.id() + " after 3: RETURNED");
+        assertThat(metered).as("the relay's counters hear of every outcome").containsExactly(
+                "RETURNED charged a", "RETURNED charged a", "RETURNED charged a", "parked a", "published b");
         assertThat(broker.deliveredIds()).contains(next.id()).doesNotContain(poison.id());
     }
 
@@ -99,6 +120,7 @@ class RelayCapturedMessagesServiceTest {
         }
 
         assertThat(parked).isEmpty();
+        assertThat(metered).containsOnly("BROKER_UNAVAILABLE not charged a");
         assertThat(relay.relay(List.of(message), () -> false).settled()).isEqualTo(1);
     }
 
