@@ -744,11 +744,11 @@ drill_skew() {
     fi
     fresh_database
     start_consumer
-    start_instance a "$PORT_A" --ordering.outbox.enabled=false
+    start_instance a "$PORT_A" --ordering.outbox.relay=none
     # libfaketime shifts the wall clock only: the JVM's monotonic clock (timeouts, schedulers) stays real. Preloaded
     # by env, which execs java (the faketime wrapper would fork it, and the drill could not stop it by its pid).
     start_instance b "$PORT_B" --prefix env "LD_PRELOAD=$lib" "FAKETIME=$SKEW" FAKETIME_DONT_FAKE_MONOTONIC=1 -- \
-        --ordering.outbox.enabled=false
+        --ordering.outbox.relay=none
     await_instances a b
     local requests="$WORK/$DRILL-requests.txt" stamped_earlier
     java "$DRILL_DIR/DrillLoad.java" --urls "http://127.0.0.1:$PORT_A,http://127.0.0.1:$PORT_B" --cancel \

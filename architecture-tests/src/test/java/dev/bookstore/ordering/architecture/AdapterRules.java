@@ -74,6 +74,13 @@ final class AdapterRules {
                         + "(DESIGN.md 2)");
     }
 
+    ArchRule debeziumOnlyInTheCdcAdapter() {
+        return noClasses().that().resideOutsideOfPackage(layout.cdc)
+                .should().dependOnClassesThat().resideInAnyPackage("io.debezium..", "org.apache.kafka..")
+                .because("Debezium's engine brings Kafka Connect's runtime; it stays in adapters-cdc, which the "
+                        + "wiring starts only in cdc mode, so no other module compiles against it (issue 40)");
+    }
+
     ArchRule httpOnlyInTheWebAdapter() {
         return noClasses().that().resideOutsideOfPackage(layout.web)
                 .should().dependOnClassesThat().resideInAnyPackage("org.springframework.web..",

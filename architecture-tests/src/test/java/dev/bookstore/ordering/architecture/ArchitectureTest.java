@@ -82,6 +82,9 @@ class ArchitectureTest {
             ADAPTERS.springAmqpOnlyInMessagingAndBootstrap();
 
     @ArchTest
+    static final ArchRule DEBEZIUM_ONLY_IN_THE_CDC_ADAPTER = ADAPTERS.debeziumOnlyInTheCdcAdapter();
+
+    @ArchTest
     static final ArchRule HTTP_ONLY_IN_THE_WEB_ADAPTER = ADAPTERS.httpOnlyInTheWebAdapter();
 
     @ArchTest

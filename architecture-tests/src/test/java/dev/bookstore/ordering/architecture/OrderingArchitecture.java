@@ -74,6 +74,7 @@ final class OrderingArchitecture {
         rules.put("drivenAdaptersUseNoPortImplementedElsewhere",
                 adapters.drivenAdaptersUseNoPortImplementedElsewhere());
         rules.put("springAmqpOnlyInMessagingAndBootstrap", adapters.springAmqpOnlyInMessagingAndBootstrap());
+        rules.put("debeziumOnlyInTheCdcAdapter", adapters.debeziumOnlyInTheCdcAdapter());
         rules.put("httpOnlyInTheWebAdapter", adapters.httpOnlyInTheWebAdapter());
         rules.put("webAdapterUsesNoPersistenceMessagingOrBootstrap",
                 adapters.webAdapterUsesNoPersistenceMessagingOrBootstrap());

@@ -24,6 +24,8 @@ final class OrderingLayout {
     final String web;
     final String persistence;
     final String messaging;
+    /** The CDC relay's adapter: the only place Debezium and Kafka Connect are used. */
+    final String cdc;
     /** The library a consuming service adds (ordering-events-consumer): knows nothing of the service itself. */
     final String consumer;
     /** The bootstrap module: the application class in the root package itself, and {@code bootstrap..}. */
@@ -46,6 +48,7 @@ final class OrderingLayout {
         this.web = root + ".adapters.web..";
         this.persistence = root + ".adapters.persistence..";
         this.messaging = root + ".adapters.messaging..";
+        this.cdc = root + ".adapters.cdc..";
         this.consumer = root + ".consumer..";
         this.bootstrap = new String[] {root, root + ".bootstrap.."};
         this.wiring = root + ".bootstrap.config..";

@@ -157,6 +157,13 @@ class RulesFireOnBadCodeTest {
     }
 
     @Test
+    void debeziumInThePersistenceAdapterBreaksDebeziumOnlyInTheCdcAdapter() {
+        ArchRule rule = BAD.adapters().debeziumOnlyInTheCdcAdapter();
+        assertFires(rule, BAD_ROOT + ".adapters.persistence.OutboxLogReader", "io.debezium.engine.DebeziumEngine");
+        assertDoesNotBlame(rule, ".adapters.messaging.outbound.RabbitOrderPublisher");
+    }
+
+    @Test
     void aRestControllerInBootstrapBreaksHttpOnlyInTheWebAdapter() {
         ArchRule rule = BAD.adapters().httpOnlyInTheWebAdapter();
         assertFires(rule, BAD_ROOT + ".bootstrap.config.StatusEndpoint",

@@ -38,7 +38,7 @@ class CustomerOrderSummaryInstancesIT {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final TestDatabase DATABASE = TestPostgres.newDatabase();
     private static final Map<String, String> SETTINGS = Map.of(
-            "ordering.outbox.enabled", "false",
+            "ordering.outbox.relay", "none",
             "ordering.outbox.retention-interval", "1h",
             "ordering.modulith.resubmit-interval", "1h");
 

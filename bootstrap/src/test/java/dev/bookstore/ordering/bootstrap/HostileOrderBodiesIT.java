@@ -63,7 +63,7 @@ class HostileOrderBodiesIT {
     static void startTheService() throws SQLException {
         database = TestPostgres.newDatabase();
         service = ServiceInstance.start(database, "127.0.0.1", 1, "bookstore.hostile", Map.of(
-                "ordering.outbox.enabled", "false",
+                "ordering.outbox.relay", "none",
                 "ordering.outbox.retention-interval", "1h"));
         connection = database.connect();
         warmUp();

@@ -243,7 +243,7 @@ abstract class OutboxAdminContract {
 
     @Test
     void onlyOperatorsReachTheAdminApi() {
-        start(Map.of("ordering.outbox.enabled", "false"));
+        start(Map.of("ordering.outbox.relay", "none"));
         UUID parked = insertParked("order-1");
         HttpJson customer = instance.http.as(TestTokens.customer(UUID.randomUUID()));
 

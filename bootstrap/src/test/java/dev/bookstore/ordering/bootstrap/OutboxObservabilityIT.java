@@ -97,7 +97,7 @@ class OutboxObservabilityIT {
     void onAQuietInstanceAnOrderPlacedThereShowsAsPendingWithinTheRefreshIntervalNotTheIdleOne() {
         // No relay here: only the order's commit can end the quiet interval.
         ServiceInstance instance = start(broker.port(), Map.of(
-                "ordering.outbox.enabled", "false",
+                "ordering.outbox.relay", "none",
                 "ordering.outbox.stats.refresh-interval", "2s",
                 "ordering.outbox.stats.idle-refresh-interval", "5m"));
         OutboxStatsSnapshot snapshot = instance.bean(OutboxStatsSnapshot.class);

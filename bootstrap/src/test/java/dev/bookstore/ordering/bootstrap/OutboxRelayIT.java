@@ -396,7 +396,7 @@ class OutboxRelayIT {
     @Test
     void aCommitOnOneInstanceWakesTheRelayOfAnotherThroughPostgresNotify() {
         assumeTrue(engine == TestEngine.POSTGRESQL, "NOTIFY is PostgreSQL's; elsewhere the poll wakes other relays");
-        ServiceInstance apiOnly = start(broker.port(), Map.of("ordering.outbox.enabled", "false"));
+        ServiceInstance apiOnly = start(broker.port(), Map.of("ordering.outbox.relay", "none"));
         start(broker.port(), Map.of("ordering.outbox.poll-interval", "1h"));
         await().atMost(Duration.ofSeconds(10)).until(() -> jdbc.queryForObject(
                 "SELECT count(*) FROM pg_stat_activity WHERE datname = ? AND query LIKE 'LISTEN %'", Integer.class,

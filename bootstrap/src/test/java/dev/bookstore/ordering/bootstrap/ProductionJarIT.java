@@ -84,7 +84,7 @@ class ProductionJarIT {
             output = startToFailure("--server.port=0", "--spring.datasource.url=" + database.url(),
                     "--spring.datasource.username=" + database.username(),
                     "--spring.datasource.password=" + database.password(),
-                    "--spring.rabbitmq.port=1", "--ordering.outbox.enabled=false",
+                    "--spring.rabbitmq.port=1", "--ordering.outbox.relay=none",
                     "--" + TestTokens.PUBLIC_KEY_PROPERTY + "=" + TestTokens.publicKeyLocation());
         } finally {
             TestPostgres.drop(database);

@@ -49,7 +49,7 @@ abstract class RetentionContract {
         Map<String, String> properties = new HashMap<>();
         properties.put("spring.rabbitmq.username", broker.username());
         properties.put("spring.rabbitmq.password", broker.password());
-        properties.put("ordering.outbox.enabled", "false");
+        properties.put("ordering.outbox.relay", "none");
         // The tests run the jobs themselves; the schedule must not race them.
         properties.put("ordering.outbox.retention-interval", "1h");
         properties.put("ordering.idempotency.retention-interval", "1h");

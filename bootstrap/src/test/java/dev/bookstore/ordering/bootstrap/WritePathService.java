@@ -17,7 +17,7 @@ public final class WritePathService {
         registry.add("spring.datasource.url", database::url);
         registry.add("spring.datasource.username", database::username);
         registry.add("spring.datasource.password", database::password);
-        registry.add("ordering.outbox.enabled", () -> "false");
+        registry.add("ordering.outbox.relay", () -> "none");
         registry.add("ordering.outbox.retention-interval", () -> "1h");
         registry.add("spring.rabbitmq.port", () -> "1");
         registry.add(TestTokens.PUBLIC_KEY_PROPERTY, TestTokens::publicKeyLocation);

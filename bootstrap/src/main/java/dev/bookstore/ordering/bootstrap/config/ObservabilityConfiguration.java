@@ -1,5 +1,6 @@
 package dev.bookstore.ordering.bootstrap.config;
 
+import dev.bookstore.ordering.bootstrap.config.OutboxProperties.Relay;
 import dev.bookstore.ordering.application.outbox.OutboxCommitListener;
 import dev.bookstore.ordering.application.outbox.admin.GetOutboxStatsService;
 import dev.bookstore.ordering.application.outbox.admin.OutboxStatistics;
@@ -39,8 +40,12 @@ class ObservabilityConfiguration {
         return new OutboxGauges(snapshot);
     }
 
-    /** The component is named {@code outbox}: the bean's name without {@code HealthIndicator}. */
+    /**
+     * The component is named {@code outbox}: the bean's name without {@code HealthIndicator}. In cdc mode rows are
+     * never marked published, so the component measures the replication slot instead (CdcRelayConfiguration).
+     */
     @Bean
+    @ConditionalOnRelay({Relay.POLLING, Relay.NONE})
     OutboxHealthIndicator outboxHealthIndicator(OutboxStatsSnapshot snapshot, OutboxMonitoringProperties properties) {
         return new OutboxHealthIndicator(snapshot, new OutboxHealthThresholds(properties.health().degradedAfter(),
                 properties.health().downAfter()));

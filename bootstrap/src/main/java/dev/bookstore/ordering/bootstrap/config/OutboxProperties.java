@@ -17,7 +17,9 @@ import org.springframework.validation.annotation.Validated;
  * the property and what it must be. Each {@code @param} is also the property's description in the configuration
  * metadata that IDEs show (plain text: the configuration processor copies it as it is).
  *
- * @param enabled whether this instance runs relay workers at all (the API works either way)
+ * @param relay which relay this instance runs: polling (workers that claim rows, the default), cdc (Debezium reads
+ *                     the outbox from PostgreSQL's write-ahead log) or none (the API works either way)
+ * @param enabled deprecated, use relay: false is relay none
  * @param exchange the topic exchange messages are published to
  * @param batchSize messages claimed and put in flight together
  * @param workers relay threads in this instance, each with its own lease owner and channel
@@ -53,7 +55,8 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 @ConfigurationProperties("ordering.outbox")
 public record OutboxProperties(
-        @DefaultValue("true") boolean enabled,
+        @DefaultValue("polling") @NotNull Relay relay,
+        @Deprecated Boolean enabled,
         @DefaultValue("bookstore.ordering") @NotBlank String exchange,
         @DefaultValue("100") @Min(1) @Max(5000) int batchSize,
         @DefaultValue("1") @Min(1) @Max(32) int workers,
@@ -84,6 +87,33 @@ public record OutboxProperties(
      *                    worker uses one connection at a time
      */
     public record RelayPool(@Min(1) @Max(100) Integer maximumSize) {
+    }
+
+    /** Which relay an instance runs; the API takes orders whichever it is. */
+    public enum Relay {
+        /** Relay workers claim pending rows and mark them published. */
+        POLLING,
+        /** Debezium's embedded engine reads inserted rows from PostgreSQL's write-ahead log (logical decoding). */
+        CDC,
+        /** No relay in this instance. */
+        NONE
+    }
+
+    /** The name of the deprecated alias of {@code relay}. */
+    static final String ENABLED_ALIAS = "ordering.outbox.enabled";
+
+    /**
+     * The relay this instance runs: {@code relay}, or none where the deprecated {@code enabled} is false. Read from
+     * the environment as well (by {@link ConditionalOnRelay}), before the properties are bound.
+     */
+    public Relay relayMode() {
+        return Boolean.FALSE.equals(enabled) ? Relay.NONE : relay;
+    }
+
+    @AssertTrue(message = "ordering.outbox.enabled is deprecated and false means relay none: set only "
+            + "ordering.outbox.relay (polling, cdc or none)")
+    boolean isEnabledAliasConsistent() {
+        return !Boolean.FALSE.equals(enabled) || relay == null || relay == Relay.POLLING || relay == Relay.NONE;
     }
 
     /** The size of the relay's pool: {@code relay-pool.maximum-size}, by default one connection per worker and one. */

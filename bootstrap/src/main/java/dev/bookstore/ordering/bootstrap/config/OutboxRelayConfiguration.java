@@ -17,6 +17,7 @@ import dev.bookstore.ordering.application.outbox.relay.RelayMetrics;
 import dev.bookstore.ordering.application.outbox.relay.RelayOutboxUseCase;
 import dev.bookstore.ordering.application.outbox.relay.RelaySettings;
 import dev.bookstore.ordering.application.outbox.relay.RelayWakeUp;
+import dev.bookstore.ordering.bootstrap.config.OutboxProperties.Relay;
 import dev.bookstore.ordering.bootstrap.observability.OutboxStatsSnapshot;
 import dev.bookstore.ordering.bootstrap.relay.OutboxRelayWorkers;
 import dev.bookstore.ordering.bootstrap.relay.PendingMessagesWakeUp;
@@ -30,7 +31,6 @@ import java.util.UUID;
 import java.util.stream.IntStream;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -103,7 +103,7 @@ class OutboxRelayConfiguration {
      * {@link JdbcOutboxStore#relayConnectionSetup()}). The pool is closed if the store cannot be made.
      */
     @Bean(destroyMethod = "close")
-    @ConditionalOnBooleanProperty(name = "ordering.outbox.enabled", matchIfMissing = true)
+    @ConditionalOnRelay(Relay.POLLING)
     RelayConnectionPool relayConnectionPool(DataSourceProperties dataSource, Environment environment,
                                             OutboxProperties properties, JsonMapper json, JdbcOutboxStore outbox,
                                             ObjectProvider<MeterRegistry> meterRegistry) {
@@ -122,7 +122,7 @@ class OutboxRelayConfiguration {
      * changed the outbox: the statistics follow it.
      */
     @Bean
-    @ConditionalOnBooleanProperty(name = "ordering.outbox.enabled", matchIfMissing = true)
+    @ConditionalOnRelay(Relay.POLLING)
     OutboxRelayWorkers outboxRelayWorkers(RelayConnectionPool relayPool, MessagePublisher publisher,
                                           OutboxProperties properties, RelayWakeUp wakeUp, Clock clock,
                                           ObjectProvider<RelayMetrics> metrics,
@@ -147,7 +147,7 @@ class OutboxRelayConfiguration {
      * wake-up across instances.
      */
     @Bean
-    @ConditionalOnBooleanProperty(name = "ordering.outbox.enabled", matchIfMissing = true)
+    @ConditionalOnRelay(Relay.POLLING)
     OutboxNotificationListener outboxNotificationListener(DataSourceProperties dataSource, RelayWakeUp wakeUp,
                                                           OutboxProperties properties,
                                                           ObjectProvider<PostgresOutboxNotifier> notifier) {
@@ -173,7 +173,7 @@ class OutboxRelayConfiguration {
     }
 
     /** host name plus a random suffix: unique even for two instances on one host. */
-    private static String instanceName() {
+    static String instanceName() {
         String host;
         try {
             host = InetAddress.getLocalHost().getHostName();

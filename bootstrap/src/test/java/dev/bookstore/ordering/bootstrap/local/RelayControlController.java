@@ -72,7 +72,7 @@ class RelayControlController {
         OutboxRelayWorkers workers = relay.getIfAvailable();
         if (workers == null) {
             ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND,
-                    "This instance runs no outbox relay (ordering.outbox.enabled is false).");
+                    "This instance runs no outbox relay (ordering.outbox.relay is not polling).");
             problem.setTitle("No relay");
             throw new ErrorResponseException(HttpStatus.NOT_FOUND, problem, null);
         }

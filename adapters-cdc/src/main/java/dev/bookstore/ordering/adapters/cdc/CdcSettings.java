@@ -1,0 +1,31 @@
+package dev.bookstore.ordering.adapters.cdc;
+
+import dev.bookstore.ordering.application.outbox.relay.Backoff;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Where and how the CDC relay reads the outbox.
+ *
+ * @param jdbcUrl the service's PostgreSQL database, {@code jdbc:postgresql://host:port/database}
+ * @param slotName the logical replication slot; also names the advisory lock that elects its one reader and the
+ *                 offsets kept for it
+ * @param instance this instance's name, shown as the connections' application name
+ * @param leaderPollInterval how often a standby tries to take the lock, and the leader checks it still holds it
+ * @param restartBackoff delay before the engine is started again after it failed
+ */
+public record CdcSettings(String jdbcUrl, String username, String password, String slotName, String instance,
+                          Duration leaderPollInterval, Backoff restartBackoff) {
+
+    public CdcSettings {
+        Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+        Objects.requireNonNull(slotName, "slotName");
+        Objects.requireNonNull(instance, "instance");
+        Objects.requireNonNull(leaderPollInterval, "leaderPollInterval");
+        Objects.requireNonNull(restartBackoff, "restartBackoff");
+        if (!slotName.matches("[a-z0-9_]{1,63}")) {
+            throw new IllegalArgumentException("a replication slot name is 1 to 63 of a-z, 0-9 and _, got "
+                    + slotName);
+        }
+    }
+}

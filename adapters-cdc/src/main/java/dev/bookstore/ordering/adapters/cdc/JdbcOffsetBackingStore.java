@@ -1,0 +1,100 @@
+package dev.bookstore.ordering.adapters.cdc;
+
+import java.nio.ByteBuffer;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.runtime.WorkerConfig;
+import org.apache.kafka.connect.storage.MemoryOffsetBackingStore;
+
+/**
+ * The engine's offsets in the service's own database, table {@code outbox_cdc_offset} (Flyway V8), one set per
+ * replication slot. Debezium's JDBC offset store is not on Maven Central at the Debezium version used here. Every
+ * commit is written before the engine goes on ({@link #save()} runs inside the commit), so a restart reads what the
+ * last commit wrote. Instantiated by the engine by class name, configured by the {@code offset.storage.ordering.*}
+ * keys.
+ */
+public final class JdbcOffsetBackingStore extends MemoryOffsetBackingStore {
+
+    static final String URL = "offset.storage.ordering.jdbc.url";
+    static final String USER = "offset.storage.ordering.jdbc.user";
+    static final String PASSWORD = "offset.storage.ordering.jdbc.password";
+    static final String SLOT = "offset.storage.ordering.slot";
+
+    private String url;
+    private String user;
+    private String password;
+    private String slot;
+
+    @Override
+    public void configure(WorkerConfig config) {
+        super.configure(config);
+        Map<String, Object> originals = config.originals();
+        url = (String) originals.get(URL);
+        user = (String) originals.get(USER);
+        password = (String) originals.get(PASSWORD);
+        slot = (String) originals.get(SLOT);
+    }
+
+    @Override
+    public synchronized void start() {
+        super.start();
+        Map<ByteBuffer, ByteBuffer> loaded = new HashMap<>();
+        try (Connection connection = connect(); PreparedStatement select = connection.prepareStatement(
+                "SELECT offset_key, offset_value FROM outbox_cdc_offset WHERE slot_name = ?")) {
+            select.setString(1, slot);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    loaded.put(ByteBuffer.wrap(rows.getBytes(1)), ByteBuffer.wrap(rows.getBytes(2)));
+                }
+            }
+        } catch (SQLException e) {
+            throw new ConnectException("Cannot read the CDC offsets of slot " + slot, e);
+        }
+        data.putAll(loaded);
+    }
+
+    @Override
+    protected void save() {
+        try (Connection connection = connect(); PreparedStatement upsert = connection.prepareStatement("""
+                INSERT INTO outbox_cdc_offset (slot_name, offset_key, offset_value) VALUES (?, ?, ?)
+                ON CONFLICT (slot_name, offset_key)
+                DO UPDATE SET offset_value = EXCLUDED.offset_value, committed_at = now()""")) {
+            for (Map.Entry<ByteBuffer, ByteBuffer> entry : data.entrySet()) {
+                if (entry.getValue() == null) {
+                    continue;
+                }
+                upsert.setString(1, slot);
+                upsert.setBytes(2, bytes(entry.getKey()));
+                upsert.setBytes(3, bytes(entry.getValue()));
+                upsert.addBatch();
+            }
+            upsert.executeBatch();
+        } catch (SQLException e) {
+            throw new ConnectException("Cannot write the CDC offsets of slot " + slot, e);
+        }
+    }
+
+    /** Nothing asks for the partitions of the one connector an embedded engine runs. */
+    @Override
+    public Set<Map<String, Object>> connectorPartitions(String connectorName) {
+        return Set.of();
+    }
+
+    private Connection connect() throws SQLException {
+        return DriverManager.getConnection(url, user, password);
+    }
+
+    private static byte[] bytes(ByteBuffer buffer) {
+        ByteBuffer copy = buffer.duplicate();
+        byte[] bytes = new byte[copy.remaining()];
+        copy.get(bytes);
+        return bytes;
+    }
+}

@@ -1,0 +1,63 @@
+package dev.bookstore.ordering.bootstrap.config;
+
+import jakarta.validation.constraints.AssertTrue;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * The CDC relay's own knobs, under {@code ordering.outbox.cdc} (used only with {@code ordering.outbox.relay=cdc});
+ * the confirm timeout, attempts, backoff and unroutable policy are the relay's, {@code ordering.outbox.*}.
+ *
+ * @param slotName the logical replication slot the relay reads (made at its first start); also names the advisory
+ *                 lock that lets one instance at a time read it, and the offsets stored for it
+ * @param leaderPollInterval how often a standby instance tries to take over the slot, and the reading instance
+ *                 checks that it still holds it: a standby takes over within this interval of the leader's
+ *                 session ending, plus the engine's start
+ * @param restartBackoffInitial delay before the change stream starts again after it failed; doubles per failure
+ * @param restartBackoffMax longest delay between two starts of a failing change stream
+ * @param lagRefreshInterval how often the slot's lag and retained WAL are read for the gauges and the outbox
+ *                 health component (one query per interval per instance)
+ * @param lagDegraded WAL between the slot's confirmed position and the current one above which the outbox health
+ *                 component is DEGRADED
+ * @param lagDown the same, above which it is DOWN
+ * @param retainedWalDegraded WAL the slot retains above which the outbox health component is DEGRADED
+ * @param retainedWalDown the same, above which it is DOWN (the server's disk fills with it)
+ */
+@Validated
+@ConfigurationProperties("ordering.outbox.cdc")
+public record CdcProperties(
+        @DefaultValue("ordering_outbox") @NotNull @Pattern(regexp = "[a-z0-9_]{1,63}",
+                message = "a replication slot name is 1 to 63 of a-z, 0-9 and _") String slotName,
+        @DefaultValue("1s") @NotNull Duration leaderPollInterval,
+        @DefaultValue("1s") @NotNull Duration restartBackoffInitial,
+        @DefaultValue("1m") @NotNull Duration restartBackoffMax,
+        @DefaultValue("5s") @NotNull Duration lagRefreshInterval,
+        @DefaultValue("64MB") @NotNull DataSize lagDegraded,
+        @DefaultValue("1GB") @NotNull DataSize lagDown,
+        @DefaultValue("1GB") @NotNull DataSize retainedWalDegraded,
+        @DefaultValue("8GB") @NotNull DataSize retainedWalDown) {
+
+    @AssertTrue(message = "lag-degraded must be below lag-down, and retained-wal-degraded below retained-wal-down")
+    boolean isThresholdsOrdered() {
+        return lagDegraded == null || lagDown == null || retainedWalDegraded == null || retainedWalDown == null
+                || (lagDegraded.compareTo(lagDown) < 0 && retainedWalDegraded.compareTo(retainedWalDown) < 0);
+    }
+
+    @AssertTrue(message = "leader-poll-interval must be between 100ms and 1m")
+    boolean isLeaderPollIntervalSane() {
+        return leaderPollInterval == null || (leaderPollInterval.compareTo(Duration.ofMillis(100)) >= 0
+                && leaderPollInterval.compareTo(Duration.ofMinutes(1)) <= 0);
+    }
+
+    @AssertTrue(message = "restart-backoff-initial must be positive and not above restart-backoff-max")
+    boolean isRestartBackoffOrdered() {
+        return restartBackoffInitial == null || restartBackoffMax == null
+                || (!restartBackoffInitial.isNegative() && !restartBackoffInitial.isZero()
+                && restartBackoffInitial.compareTo(restartBackoffMax) <= 0);
+    }
+}

@@ -1,0 +1,82 @@
+package dev.bookstore.ordering.bootstrap.config;
+
+import dev.bookstore.ordering.adapters.cdc.BeforeOffsetCommit;
+import dev.bookstore.ordering.adapters.cdc.CdcRelay;
+import dev.bookstore.ordering.adapters.cdc.CdcSettings;
+import dev.bookstore.ordering.adapters.cdc.JdbcCapturedMessageParking;
+import dev.bookstore.ordering.adapters.cdc.JdbcCapturedMessageRetention;
+import dev.bookstore.ordering.adapters.cdc.PostgresCaptureLagProbe;
+import dev.bookstore.ordering.adapters.persistence.Database;
+import dev.bookstore.ordering.adapters.persistence.outbox.JdbcOutboxStore;
+import dev.bookstore.ordering.application.outbox.capture.CaptureSettings;
+import dev.bookstore.ordering.application.outbox.capture.RelayCapturedMessagesService;
+import dev.bookstore.ordering.application.outbox.relay.Backoff;
+import dev.bookstore.ordering.application.outbox.relay.MessagePublisher;
+import dev.bookstore.ordering.application.outbox.relay.RelayMetrics;
+import dev.bookstore.ordering.bootstrap.config.OutboxProperties.Relay;
+import dev.bookstore.ordering.bootstrap.observability.CdcLagMonitor;
+import dev.bookstore.ordering.bootstrap.retention.RetentionJob;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The CDC relay ({@code ordering.outbox.relay=cdc}): Debezium reads inserted outbox rows from PostgreSQL's WAL and
+ * the service's own publisher sends them, one instance per slot at a time. Rows are never marked published in
+ * this mode; the retention job deletes them by age.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnRelay(Relay.CDC)
+class CdcRelayConfiguration {
+
+    static void requirePostgres(Database database) {
+        if (database != Database.POSTGRESQL) {
+            throw new CdcNeedsPostgresException(database);
+        }
+    }
+
+    /**
+     * Refused on any database but PostgreSQL, explained by {@link CdcNeedsPostgresFailureAnalyzer}. Started after
+     * the schema is migrated (the outbox store needs it; the relay needs V8's publication and offsets table);
+     * stopped before the pool.
+     */
+    @Bean(initMethod = "start", destroyMethod = "close")
+    CdcRelay cdcRelay(JdbcOutboxStore outboxStore, DataSourceProperties dataSource, DataSource pool,
+                      OutboxProperties outbox, CdcProperties cdc, MessagePublisher publisher,
+                      Clock clock, ObjectProvider<RelayMetrics> metrics,
+                      ObjectProvider<BeforeOffsetCommit> beforeCommit) {
+        requirePostgres(outboxStore.database());
+        CdcSettings settings = new CdcSettings(dataSource.determineUrl(), dataSource.determineUsername(),
+                dataSource.determinePassword(), cdc.slotName(), OutboxRelayConfiguration.instanceName(),
+                cdc.leaderPollInterval(),
+                Backoff.exponential(cdc.restartBackoffInitial(), cdc.restartBackoffMax()));
+        RelayCapturedMessagesService relay = new RelayCapturedMessagesService(publisher,
+                new JdbcCapturedMessageParking(pool), new CaptureSettings(outbox.confirmTimeout(),
+                outbox.maxAttempts(), Backoff.exponential(outbox.backoffInitial(), outbox.backoffMax()),
+                outbox.brokerProbeInterval(), outbox.unroutable()), clock,
+                metrics.getIfAvailable(() -> RelayMetrics.NONE));
+        return new CdcRelay(settings, relay, beforeCommit.getIfAvailable(() -> BeforeOffsetCommit.NONE));
+    }
+
+    /**
+     * The {@code outbox} health component in this mode (the bean's name makes the component's) and the slot's
+     * gauges: lag and retained WAL, one query per {@code cdc.lag-refresh-interval}.
+     */
+    @Bean(destroyMethod = "close")
+    CdcLagMonitor outboxHealthIndicator(DataSource pool, CdcProperties cdc, MeterRegistry registry) {
+        return new CdcLagMonitor(new PostgresCaptureLagProbe(pool, cdc.slotName()),
+                new CdcLagMonitor.Thresholds(cdc.lagDegraded(), cdc.lagDown(), cdc.retainedWalDegraded(),
+                        cdc.retainedWalDown()), cdc.lagRefreshInterval(), registry);
+    }
+
+    /** Rows are never marked published in this mode: relayed rows go by age, like published ones otherwise. */
+    @Bean
+    RetentionJob capturedOutboxRetentionJob(DataSource pool, OutboxProperties p) {
+        return new RetentionJob("outbox message(s) relayed from the log", p.retention(), p.retentionInterval(),
+                p.retentionChunk(), new JdbcCapturedMessageRetention(pool)::deleteCapturedOlderThan);
+    }
+}

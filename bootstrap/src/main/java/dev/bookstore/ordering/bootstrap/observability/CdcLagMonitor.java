@@ -1,0 +1,103 @@
+package dev.bookstore.ordering.bootstrap.observability;
+
+import dev.bookstore.ordering.application.outbox.capture.CaptureLag;
+import dev.bookstore.ordering.application.outbox.capture.CaptureLagProbe;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * In cdc mode, the {@code outbox} health component and the gauges {@code ordering.outbox.cdc.lag.bytes},
+ * {@code ordering.outbox.cdc.retained.wal.bytes} and {@code ordering.outbox.cdc.reading}, from one query of the slot
+ * per refresh interval (not per scrape). UP while the lag and the retained WAL are below their DEGRADED thresholds
+ * and an instance reads the slot; DEGRADED above them or while nobody reads; DOWN above the DOWN thresholds.
+ */
+public final class CdcLagMonitor implements HealthIndicator, AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(CdcLagMonitor.class.getName());
+
+    private final CaptureLagProbe probe;
+    private final Thresholds thresholds;
+    private final ScheduledExecutorService refresh;
+    private volatile CaptureLag current;
+    private volatile String error = "not measured yet";
+
+    /** Bytes of lag and of retained WAL at which the component turns DEGRADED and DOWN. */
+    public record Thresholds(DataSize lagDegraded, DataSize lagDown, DataSize retainedWalDegraded,
+                             DataSize retainedWalDown) {
+
+        Status classify(CaptureLag lag) {
+            if (lag.lagBytes() > lagDown.toBytes() || lag.retainedWalBytes() > retainedWalDown.toBytes()) {
+                return Status.DOWN;
+            }
+            if (!lag.reading() || lag.lagBytes() > lagDegraded.toBytes()
+                    || lag.retainedWalBytes() > retainedWalDegraded.toBytes()) {
+                return OutboxHealthThresholds.DEGRADED;
+            }
+            return Status.UP;
+        }
+    }
+
+    public CdcLagMonitor(CaptureLagProbe probe, Thresholds thresholds, Duration refreshInterval,
+                         MeterRegistry registry) {
+        this.probe = probe;
+        this.thresholds = thresholds;
+        Gauge.builder("ordering.outbox.cdc.lag.bytes", this, m -> m.current == null ? Double.NaN : m.current.lagBytes())
+                .description("WAL bytes between the CDC slot's last confirmed position and the current WAL position")
+                .baseUnit("bytes").register(registry);
+        Gauge.builder("ordering.outbox.cdc.retained.wal.bytes", this,
+                        m -> m.current == null ? Double.NaN : m.current.retainedWalBytes())
+                .description("WAL bytes the server keeps for the CDC slot (from its restart_lsn)")
+                .baseUnit("bytes").register(registry);
+        Gauge.builder("ordering.outbox.cdc.reading", this,
+                        m -> m.current == null ? Double.NaN : m.current.reading() ? 1 : 0)
+                .description("1 while an instance streams from the CDC slot").register(registry);
+        this.refresh = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "ordering-cdc-lag");
+            thread.setDaemon(true);
+            return thread;
+        });
+        refresh.scheduleWithFixedDelay(this::measure, 0, refreshInterval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    void measure() {
+        try {
+            current = probe.measure();
+            error = null;
+        } catch (RuntimeException e) {
+            error = e.getMessage();
+            LOG.log(System.Logger.Level.DEBUG, "Cannot measure the CDC lag: {0}", e.toString());
+        }
+    }
+
+    @Override
+    public Health health() {
+        CaptureLag lag = current;
+        if (lag == null || error != null) {
+            return Health.unknown().withDetail("error", "cannot read the replication slot: " + error).build();
+        }
+        return Health.status(thresholds.classify(lag))
+                .withDetail("relay", "cdc")
+                .withDetail("slotExists", lag.slotExists())
+                .withDetail("reading", lag.reading())
+                .withDetail("lagBytes", lag.lagBytes())
+                .withDetail("retainedWalBytes", lag.retainedWalBytes())
+                .withDetail("lagDegradedBytes", thresholds.lagDegraded().toBytes())
+                .withDetail("lagDownBytes", thresholds.lagDown().toBytes())
+                .withDetail("retainedWalDegradedBytes", thresholds.retainedWalDegraded().toBytes())
+                .withDetail("retainedWalDownBytes", thresholds.retainedWalDown().toBytes())
+                .build();
+    }
+
+    @Override
+    public void close() {
+        refresh.shutdownNow();
+    }
+}

@@ -1,0 +1,95 @@
+package dev.bookstore.ordering.bootstrap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.bookstore.ordering.bootstrap.cdc.CdcTestBed;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.amqp.core.Message;
+import org.springframework.amqp.core.MessageProperties;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The service with {@code ordering.outbox.relay=cdc} on an embedded PostgreSQL with {@code wal_level=logical}: an
+ * order placed over HTTP reaches the broker through the WAL, as the same AMQP message the polling relay sends for
+ * the same outbox row. The row stays pending in cdc mode, so a polling instance started afterwards sends it too,
+ * and the two messages are compared.
+ */
+class CdcServiceIT {
+
+    private CdcTestBed bed;
+    private JdbcTemplate jdbc;
+
+    @BeforeEach
+    void databaseExchangeAndQueue() {
+        bed = CdcTestBed.create();
+        jdbc = bed.jdbc();
+    }
+
+    @AfterEach
+    void cleanUp() {
+        bed.close();
+    }
+
+    @Test
+    void anOrderLeavesThroughTheWalAsTheSameMessageThePollingRelaySends() {
+        Message viaCdc;
+        String orderId;
+        try (ServiceInstance cdc = start(Map.of("ordering.outbox.relay", "cdc",
+                "ordering.outbox.cdc.slot-name", bed.slot()))) {
+            bed.awaitReading();
+            HttpJson.Response placed = cdc.http.postJson("/orders",
+                    HttpJson.orderJson(UUID.randomUUID().toString(), 2));
+            assertThat(placed.status()).isEqualTo(201);
+            orderId = placed.json().get("id").asString();
+            viaCdc = await().atMost(Duration.ofSeconds(60)).until(bed::receive, message -> message != null);
+        }
+        assertThat(jdbc.queryForObject("SELECT status FROM outbox_message", String.class))
+                .as("cdc mode never updates the row").isEqualTo("PENDING");
+
+        Message viaPolling;
+        try (ServiceInstance polling = start(Map.of("ordering.outbox.relay", "polling"))) {
+            viaPolling = await().atMost(Duration.ofSeconds(60)).until(bed::receive, message -> message != null);
+        }
+
+        MessageProperties cdc = viaCdc.getMessageProperties();
+        MessageProperties poll = viaPolling.getMessageProperties();
+        assertThat(cdc.getMessageId()).isEqualTo(jdbc.queryForObject("SELECT id::text FROM outbox_message",
+                String.class)).isEqualTo(poll.getMessageId());
+        assertThat(cdc.getCorrelationId()).isEqualTo(orderId).isEqualTo(poll.getCorrelationId());
+        assertThat(cdc.getType()).isEqualTo("bookstore.order-placed.v1").isEqualTo(poll.getType());
+        assertThat(cdc.getContentType()).isEqualTo(poll.getContentType());
+        assertThat(cdc.getContentEncoding()).isEqualTo(poll.getContentEncoding());
+        assertThat(cdc.getReceivedDeliveryMode()).isEqualTo(poll.getReceivedDeliveryMode());
+        assertThat(cdc.getTimestamp()).isEqualTo(poll.getTimestamp());
+        assertThat(cdc.getAppId()).isEqualTo(poll.getAppId());
+        assertThat(cdc.getReceivedRoutingKey()).isEqualTo("order.placed").isEqualTo(poll.getReceivedRoutingKey());
+        assertThat(cdc.getHeaders().keySet()).isEqualTo(poll.getHeaders().keySet());
+        assertThat(withoutSpan(cdc.getHeaders())).isEqualTo(withoutSpan(poll.getHeaders()));
+        assertThat(viaCdc.getBody()).isEqualTo(viaPolling.getBody());
+    }
+
+    /** Each send is a producer span of its own: the trace is the row's, the span id differs per send. */
+    private static Map<String, Object> withoutSpan(Map<String, Object> headers) {
+        Map<String, Object> copy = new HashMap<>(headers);
+        Object traceparent = copy.get("traceparent");
+        if (traceparent != null) {
+            copy.put("traceparent", traceparent.toString().split("-")[1]);
+        }
+        return copy;
+    }
+
+    private ServiceInstance start(Map<String, String> overrides) {
+        Map<String, String> properties = new HashMap<>(overrides);
+        properties.put("spring.rabbitmq.username", bed.broker().username());
+        properties.put("spring.rabbitmq.password", bed.broker().password());
+        return ServiceInstance.start(bed.database(), bed.broker().host(), bed.broker().port(), bed.exchange(),
+                properties);
+    }
+}

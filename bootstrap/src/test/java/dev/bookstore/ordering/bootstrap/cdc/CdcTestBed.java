@@ -1,0 +1,73 @@
+package dev.bookstore.ordering.bootstrap.cdc;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
+import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.UUID;
+import org.springframework.amqp.core.AnonymousQueue;
+import org.springframework.amqp.core.BindingBuilder;
+import org.springframework.amqp.core.Message;
+import org.springframework.amqp.core.Queue;
+import org.springframework.amqp.core.TopicExchange;
+import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
+import org.springframework.amqp.rabbit.core.RabbitAdmin;
+import org.springframework.amqp.rabbit.core.RabbitTemplate;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+/**
+ * What a CDC test needs around the relay: a migrated database of its own on the {@link LogicalPostgres}, a slot name
+ * of its own, a durable topic exchange on the real RabbitMQ with a queue bound to it by {@code order.#}.
+ * {@link #close()} waits for the slot to be released, drops it (or the server would keep WAL for it) and removes
+ * the exchange and queue.
+ */
+public record CdcTestBed(TestDatabase database, JdbcTemplate jdbc, TestRabbit.Broker broker,
+                         CachingConnectionFactory consumerConnection, RabbitAdmin admin, String exchange, Queue queue,
+                         String slot) implements AutoCloseable {
+
+    public static CdcTestBed create() {
+        TestRabbit.Broker broker = TestRabbit.broker();
+        TestDatabase database = LogicalPostgres.newMigratedDatabase();
+        JdbcTemplate jdbc = new JdbcTemplate(new DriverManagerDataSource(database.url(), database.username(),
+                database.password()));
+        String slot = "cdc_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12)
+                .toLowerCase(Locale.ROOT);
+        CachingConnectionFactory consumerConnection = broker.connectionFactory();
+        RabbitAdmin admin = new RabbitAdmin(consumerConnection);
+        String exchange = TestRabbit.uniqueExchange();
+        TopicExchange topic = new TopicExchange(exchange, true, false);
+        Queue queue = new AnonymousQueue();
+        admin.declareExchange(topic);
+        admin.declareQueue(queue);
+        admin.declareBinding(BindingBuilder.bind(queue).to(topic).with("order.#"));
+        return new CdcTestBed(database, jdbc, broker, consumerConnection, admin, exchange, queue, slot);
+    }
+
+    /** The slot exists and is read: what is committed from now on is streamed ({@code snapshot.mode=no_data}). */
+    public void awaitReading() {
+        await().atMost(Duration.ofSeconds(60)).until(() -> activeSlots() == 1);
+    }
+
+    /** The next message in the test queue, or null. */
+    public Message receive() {
+        return new RabbitTemplate(consumerConnection).receive(queue.getName());
+    }
+
+    private int activeSlots() {
+        return jdbc.queryForObject("SELECT count(*) FROM pg_replication_slots WHERE slot_name = ? AND active",
+                Integer.class, slot);
+    }
+
+    @Override
+    public void close() {
+        await().atMost(Duration.ofSeconds(30)).until(() -> activeSlots() == 0);
+        jdbc.queryForList("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = ?",
+                slot);
+        admin.deleteQueue(queue.getName());
+        admin.deleteExchange(exchange);
+        consumerConnection.destroy();
+    }
+}

@@ -1,0 +1,64 @@
+package dev.bookstore.ordering.bootstrap.cdc;
+
+import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Locale;
+import java.util.UUID;
+import org.flywaydb.core.Flyway;
+
+/**
+ * An embedded PostgreSQL of the CDC tests' own, with {@code wal_level=logical}: logical decoding needs it, and the
+ * machine's server runs with {@code replica} and is never reconfigured. Started once per JVM, stopped at exit;
+ * each {@link #newMigratedDatabase()} is a database of its own with the service's schema.
+ */
+public final class LogicalPostgres {
+
+    private static EmbeddedPostgres server;
+
+    private LogicalPostgres() {
+    }
+
+    public static synchronized TestDatabase newMigratedDatabase() {
+        EmbeddedPostgres postgres = server();
+        String name = "ordering_cdc_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12)
+                .toLowerCase(Locale.ROOT);
+        try (Connection admin = postgres.getPostgresDatabase().getConnection();
+             Statement statement = admin.createStatement()) {
+            statement.execute("CREATE DATABASE " + name);
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot create " + name, e);
+        }
+        TestDatabase database = new TestDatabase(postgres.getJdbcUrl("postgres", name), "postgres", "", name);
+        Flyway.configure().dataSource(database.url(), database.username(), database.password())
+                .locations("classpath:db/migration/postgresql").load().migrate();
+        return database;
+    }
+
+    private static EmbeddedPostgres server() {
+        if (server == null) {
+            try {
+                server = EmbeddedPostgres.builder()
+                        .setServerConfig("wal_level", "logical")
+                        .setServerConfig("max_replication_slots", "20")
+                        .setServerConfig("max_wal_senders", "20")
+                        .start();
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot start the embedded PostgreSQL for the CDC tests", e);
+            }
+            EmbeddedPostgres started = server;
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    started.close();
+                } catch (IOException ignored) {
+                    // the JVM is going away
+                }
+            }));
+        }
+        return server;
+    }
+}

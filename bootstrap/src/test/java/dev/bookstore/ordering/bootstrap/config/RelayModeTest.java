@@ -1,0 +1,113 @@
+package dev.bookstore.ordering.bootstrap.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bookstore.ordering.adapters.persistence.Database;
+import dev.bookstore.ordering.bootstrap.config.OutboxProperties.Relay;
+import jakarta.validation.Validation;
+import jakarta.validation.ValidatorFactory;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.mock.env.MockEnvironment;
+
+/**
+ * {@code ordering.outbox.relay} chooses the relay; the deprecated {@code ordering.outbox.enabled=false} still means
+ * none; cdc refuses any database but PostgreSQL with a message that says so.
+ */
+class RelayModeTest {
+
+    private static final ValidatorFactory VALIDATION = Validation.buildDefaultValidatorFactory();
+
+    @AfterAll
+    static void closeValidation() {
+        VALIDATION.close();
+    }
+
+    @Test
+    void theRelayIsPollingUnlessARelayIsNamed() {
+        assertThat(OnRelayCondition.relay(new MockEnvironment())).isEqualTo(Relay.POLLING);
+        assertThat(OnRelayCondition.relay(env("ordering.outbox.relay", "cdc"))).isEqualTo(Relay.CDC);
+        assertThat(OnRelayCondition.relay(env("ordering.outbox.relay", "NONE"))).isEqualTo(Relay.NONE);
+        assertThat(bind(Map.of()).relayMode()).isEqualTo(Relay.POLLING);
+        assertThat(bind(Map.of("ordering.outbox.relay", "cdc")).relayMode()).isEqualTo(Relay.CDC);
+    }
+
+    @Test
+    void theDeprecatedEnabledFalseMeansNoRelayAndTrueLeavesTheChoiceToRelay() {
+        assertThat(OnRelayCondition.relay(env("ordering.outbox.enabled", "false"))).isEqualTo(Relay.NONE);
+        assertThat(bind(Map.of("ordering.outbox.enabled", "false")).relayMode()).isEqualTo(Relay.NONE);
+        assertThat(OnRelayCondition.relay(env("ordering.outbox.enabled", "true"))).isEqualTo(Relay.POLLING);
+        assertThat(bind(Map.of("ordering.outbox.enabled", "true", "ordering.outbox.relay", "cdc")).relayMode())
+                .isEqualTo(Relay.CDC);
+    }
+
+    @Test
+    void enabledFalseBesideRelayCdcIsRefusedAtStartUp() {
+        OutboxProperties contradictory = bind(Map.of("ordering.outbox.enabled", "false",
+                "ordering.outbox.relay", "cdc"));
+
+        assertThat(VALIDATION.getValidator().validate(contradictory))
+                .extracting(violation -> violation.getMessage())
+                .containsExactly("ordering.outbox.enabled is deprecated and false means relay none: set only "
+                        + "ordering.outbox.relay (polling, cdc or none)");
+        assertThat(VALIDATION.getValidator().validate(bind(Map.of("ordering.outbox.enabled", "false")))).isEmpty();
+    }
+
+    @Test
+    void aBeanConditionalOnARelayExistsOnlyInThatMode() {
+        ApplicationContextRunner runner = new ApplicationContextRunner().withUserConfiguration(PerMode.class);
+
+        runner.run(context -> assertThat(context).hasBean("polling").doesNotHaveBean("cdc"));
+        runner.withPropertyValues("ordering.outbox.relay=cdc")
+                .run(context -> assertThat(context).hasBean("cdc").doesNotHaveBean("polling"));
+        runner.withPropertyValues("ordering.outbox.enabled=false")
+                .run(context -> assertThat(context).doesNotHaveBean("cdc").doesNotHaveBean("polling"));
+    }
+
+    @Test
+    void cdcOnAnotherDatabaseThanPostgresStopsTheStartWithAMessageThatSaysWhy() {
+        CdcRelayConfiguration.requirePostgres(Database.POSTGRESQL);
+        CdcNeedsPostgresException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                CdcNeedsPostgresException.class, () -> CdcRelayConfiguration.requirePostgres(Database.MARIADB));
+
+        FailureAnalysis analysis = new CdcNeedsPostgresFailureAnalyzer()
+                .analyze(new IllegalStateException("start failed", refused));
+
+        assertThat(analysis).isNotNull();
+        assertThat(analysis.getDescription()).contains("ordering.outbox.relay is cdc, but the database is MARIADB",
+                "write-ahead log");
+        assertThat(analysis.getAction()).contains("ordering.outbox.relay=polling", "wal_level=logical");
+    }
+
+    private static MockEnvironment env(String name, String value) {
+        return new MockEnvironment().withProperty(name, value);
+    }
+
+    private static OutboxProperties bind(Map<String, String> properties) {
+        return new Binder(new MapConfigurationPropertySource(properties))
+                .bindOrCreate("ordering.outbox", OutboxProperties.class);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class PerMode {
+
+        @Bean
+        @ConditionalOnRelay(Relay.POLLING)
+        String polling() {
+            return "polling";
+        }
+
+        @Bean
+        @ConditionalOnRelay(Relay.CDC)
+        String cdc() {
+            return "cdc";
+        }
+    }
+}

@@ -1,0 +1,7 @@
+package dev.bookstore.ordering.application.outbox.capture;
+
+/** Measures the change stream's lag, one cheap query per call, for the gauges and the health component. */
+public interface CaptureLagProbe {
+
+    CaptureLag measure();
+}
