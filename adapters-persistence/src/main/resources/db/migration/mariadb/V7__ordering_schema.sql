@@ -18,9 +18,8 @@ CREATE TABLE orders (
     placed_at   datetime(6)   NOT NULL,
     version     bigint        NOT NULL,
     CONSTRAINT orders_status CHECK (status IN ('PLACED', 'CANCELLED')),
-    -- id DESC too: the newest-first lists break ties by id, and InnoDB's implicit primary key suffix is ascending
-    INDEX orders_by_placed_at (placed_at DESC, id DESC),
-    INDEX orders_by_customer (customer_id, placed_at DESC, id DESC)
+    INDEX orders_by_placed_at (placed_at DESC),
+    INDEX orders_by_customer (customer_id, placed_at DESC)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
 
 CREATE TABLE order_line (

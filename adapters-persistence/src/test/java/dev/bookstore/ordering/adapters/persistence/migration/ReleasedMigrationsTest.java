@@ -72,7 +72,7 @@ class ReleasedMigrationsTest {
         scripts.put("sqlserver/V7__customer_order_summary.sql",
                 "09186c4ba1982f5cb5acd359c872dfca11ca7d8654cb6c6185e1e53d1d0a2961");
         scripts.put("mariadb/V7__ordering_schema.sql",
-                "d18af756e932dff04073784634b9a6effe17875f058239f00a298df313f4c7c8");
+                "a06faa34ace0a1bcd66d087954a2941455d74f873fb1abb21a91dd21d26d0672");
         return scripts;
     }
 
