@@ -225,23 +225,7 @@ public class OpenLoop {
         factory.setPassword(System.getenv().getOrDefault("RABBIT_PASSWORD", "guest"));
         try (Connection amqp = factory.newConnection("ordering-api-benchmark-consumer")) {
             Channel channel = amqp.createChannel();
-            channel.basicConsume(queue, true, new DefaultConsumer(channel) {
-                @Override
-                public void handleDelivery(String tag, Envelope envelope, AMQP.BasicProperties properties,
-                                           byte[] payload) {
-                    long nanos = System.nanoTime();
-                    Instant now = Instant.now();
-                    Receipt receipt = new Receipt(nanos, now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000);
-                    String messageId = properties.getMessageId();
-                    if (messageId != null && !MESSAGE_IDS.add(messageId)) {
-                        DUPLICATES.incrementAndGet();
-                    }
-                    String correlationId = properties.getCorrelationId();
-                    if (correlationId != null) {
-                        RECEIPTS.putIfAbsent(correlationId, receipt);
-                    }
-                }
-            });
+            consume(channel, queue);
             for (int i = 0; i < 4; i++) {
                 startWorker();
             }
@@ -490,6 +474,30 @@ public class OpenLoop {
                 num(rate), ms(stats.http.p50), ms(stats.http.p99), ms(stats.http.max), ms(stats.e2e.p99), ok, non201,
                 ioErrors, notSent, lost, stats.duplicates, stats.connections, clientCpuPercent);
         return stats;
+    }
+
+    /**
+     * Consumes {@code queue} (auto-ack), noting for every message its receive time by {@code correlation_id} (the
+     * order id) and counting a {@code message_id} seen twice as a duplicate.
+     */
+    static void consume(Channel channel, String queue) throws IOException {
+        channel.basicConsume(queue, true, new DefaultConsumer(channel) {
+            @Override
+            public void handleDelivery(String tag, Envelope envelope, AMQP.BasicProperties properties,
+                                       byte[] payload) {
+                long nanos = System.nanoTime();
+                Instant now = Instant.now();
+                Receipt receipt = new Receipt(nanos, now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000);
+                String messageId = properties.getMessageId();
+                if (messageId != null && !MESSAGE_IDS.add(messageId)) {
+                    DUPLICATES.incrementAndGet();
+                }
+                String correlationId = properties.getCorrelationId();
+                if (correlationId != null) {
+                    RECEIPTS.putIfAbsent(correlationId, receipt);
+                }
+            }
+        });
     }
 
     /** The service's deferred work by {@code --backlog-sql} now, or -1 when not counted. */

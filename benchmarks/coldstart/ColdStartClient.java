@@ -1,9 +1,6 @@
-import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
-import com.rabbitmq.client.DefaultConsumer;
-import com.rabbitmq.client.Envelope;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -101,25 +98,7 @@ public class ColdStartClient {
         PrintWriter answer = new PrintWriter(System.out, true);
         try (Connection amqp = factory.newConnection("ordering-coldstart-benchmark-consumer")) {
             Channel channel = amqp.createChannel();
-            // the same consumer as OpenLoop's: receive time per order id (correlation_id), duplicates by message_id
-            channel.basicConsume(queue, true, new DefaultConsumer(channel) {
-                @Override
-                public void handleDelivery(String tag, Envelope envelope, AMQP.BasicProperties properties,
-                                           byte[] payload) {
-                    long nanos = System.nanoTime();
-                    Instant now = Instant.now();
-                    OpenLoop.Receipt receipt = new OpenLoop.Receipt(nanos,
-                            now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000);
-                    String messageId = properties.getMessageId();
-                    if (messageId != null && !OpenLoop.MESSAGE_IDS.add(messageId)) {
-                        OpenLoop.DUPLICATES.incrementAndGet();
-                    }
-                    String correlationId = properties.getCorrelationId();
-                    if (correlationId != null) {
-                        OpenLoop.RECEIPTS.putIfAbsent(correlationId, receipt);
-                    }
-                }
-            });
+            OpenLoop.consume(channel, queue);
             for (int i = 0; i < 4; i++) {
                 OpenLoop.startWorker();
             }
