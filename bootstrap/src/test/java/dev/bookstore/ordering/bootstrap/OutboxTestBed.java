@@ -3,10 +3,7 @@ package dev.bookstore.ordering.bootstrap;
 import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.adapters.persistence.testing.TestEngine;
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
-import org.springframework.amqp.core.AnonymousQueue;
-import org.springframework.amqp.core.BindingBuilder;
 import org.springframework.amqp.core.Queue;
-import org.springframework.amqp.core.TopicExchange;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 import org.springframework.amqp.rabbit.core.RabbitAdmin;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -30,15 +27,9 @@ record OutboxTestBed(TestDatabase database, JdbcTemplate jdbc, TestRabbit.Broker
         JdbcTemplate jdbc = new JdbcTemplate(new DriverManagerDataSource(database.url(), database.username(),
                 database.password()));
         TestRabbit.Broker broker = TestRabbit.broker();
-        CachingConnectionFactory consumerConnection = broker.connectionFactory();
-        RabbitAdmin admin = new RabbitAdmin(consumerConnection);
-        String exchange = TestRabbit.uniqueExchange();
-        TopicExchange topic = new TopicExchange(exchange, true, false);
-        Queue queue = new AnonymousQueue();
-        admin.declareExchange(topic);
-        admin.declareQueue(queue);
-        admin.declareBinding(BindingBuilder.bind(queue).to(topic).with("order.#"));
-        return new OutboxTestBed(database, jdbc, broker, consumerConnection, admin, exchange, queue);
+        TestRabbit.TopicQueue topic = broker.topicQueue("order.#");
+        return new OutboxTestBed(database, jdbc, broker, topic.connection(), topic.admin(), topic.exchange(),
+                topic.queue());
     }
 
     @Override

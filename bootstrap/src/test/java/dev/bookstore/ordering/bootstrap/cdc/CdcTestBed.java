@@ -7,11 +7,8 @@ import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.UUID;
-import org.springframework.amqp.core.AnonymousQueue;
-import org.springframework.amqp.core.BindingBuilder;
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.Queue;
-import org.springframework.amqp.core.TopicExchange;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 import org.springframework.amqp.rabbit.core.RabbitAdmin;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
@@ -35,15 +32,9 @@ public record CdcTestBed(TestDatabase database, JdbcTemplate jdbc, TestRabbit.Br
                 database.password()));
         String slot = "cdc_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12)
                 .toLowerCase(Locale.ROOT);
-        CachingConnectionFactory consumerConnection = broker.connectionFactory();
-        RabbitAdmin admin = new RabbitAdmin(consumerConnection);
-        String exchange = TestRabbit.uniqueExchange();
-        TopicExchange topic = new TopicExchange(exchange, true, false);
-        Queue queue = new AnonymousQueue();
-        admin.declareExchange(topic);
-        admin.declareQueue(queue);
-        admin.declareBinding(BindingBuilder.bind(queue).to(topic).with("order.#"));
-        return new CdcTestBed(database, jdbc, broker, consumerConnection, admin, exchange, queue, slot);
+        TestRabbit.TopicQueue topic = broker.topicQueue("order.#");
+        return new CdcTestBed(database, jdbc, broker, topic.connection(), topic.admin(), topic.exchange(),
+                topic.queue(), slot);
     }
 
     /** The slot exists and is read: what is committed from now on is streamed ({@code snapshot.mode=no_data}). */

@@ -6,6 +6,10 @@ import java.net.Socket;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Assumptions;
+import org.springframework.amqp.core.AnonymousQueue;
+import org.springframework.amqp.core.BindingBuilder;
+import org.springframework.amqp.core.Queue;
+import org.springframework.amqp.core.TopicExchange;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory.ConfirmType;
 import org.springframework.amqp.rabbit.core.RabbitAdmin;
@@ -78,6 +82,22 @@ public final class TestRabbit {
             }
         }
 
+        /**
+         * A durable topic exchange no other test uses, and a queue bound to it with {@code pattern}, declared on a
+         * connection of their own; the test deletes them and closes the connection when it is done.
+         */
+        public TopicQueue topicQueue(String pattern) {
+            CachingConnectionFactory connection = connectionFactory();
+            RabbitAdmin admin = new RabbitAdmin(connection);
+            String exchange = uniqueExchange();
+            TopicExchange topic = new TopicExchange(exchange, true, false);
+            Queue queue = new AnonymousQueue();
+            admin.declareExchange(topic);
+            admin.declareQueue(queue);
+            admin.declareBinding(BindingBuilder.bind(queue).to(topic).with(pattern));
+            return new TopicQueue(connection, admin, exchange, queue);
+        }
+
         /** A plain RabbitMQ Java client factory, for asserting on the wire without Spring AMQP in between. */
         public com.rabbitmq.client.ConnectionFactory rawConnectionFactory() {
             com.rabbitmq.client.ConnectionFactory factory = new com.rabbitmq.client.ConnectionFactory();
@@ -89,6 +109,10 @@ public final class TestRabbit {
             factory.setAutomaticRecoveryEnabled(false);
             return factory;
         }
+    }
+
+    /** What {@link Broker#topicQueue} declared, and the connection it declared it on. */
+    public record TopicQueue(CachingConnectionFactory connection, RabbitAdmin admin, String exchange, Queue queue) {
     }
 
     /** The broker to test against; skips the calling test (JUnit assumption) when there is none. */
