@@ -50,14 +50,14 @@ public record CdcProperties(
 
     @AssertTrue(message = "leader-poll-interval must be between 100ms and 1m")
     boolean isLeaderPollIntervalSane() {
-        return leaderPollInterval == null || (leaderPollInterval.compareTo(Duration.ofMillis(100)) >= 0
-                && leaderPollInterval.compareTo(Duration.ofMinutes(1)) <= 0);
+        return leaderPollInterval == null
+                || OutboxProperties.between(leaderPollInterval, Duration.ofMillis(100), Duration.ofMinutes(1));
     }
 
     @AssertTrue(message = "restart-backoff-initial must be positive and not above restart-backoff-max")
     boolean isRestartBackoffOrdered() {
         return restartBackoffInitial == null || restartBackoffMax == null
-                || (!restartBackoffInitial.isNegative() && !restartBackoffInitial.isZero()
+                || (OutboxProperties.positive(restartBackoffInitial)
                 && restartBackoffInitial.compareTo(restartBackoffMax) <= 0);
     }
 }

@@ -177,11 +177,11 @@ public record OutboxProperties(
                 || (positive(retention) && positive(retentionInterval));
     }
 
-    private static boolean positive(Duration value) {
+    static boolean positive(Duration value) {
         return !value.isNegative() && !value.isZero();
     }
 
-    private static boolean between(Duration value, Duration min, Duration max) {
+    static boolean between(Duration value, Duration min, Duration max) {
         return value.compareTo(min) >= 0 && value.compareTo(max) <= 0;
     }
 }
