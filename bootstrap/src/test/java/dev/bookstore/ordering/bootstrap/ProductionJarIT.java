@@ -136,7 +136,7 @@ class ProductionJarIT {
             JdbcTemplate jdbc = new JdbcTemplate(new DriverManagerDataSource(database.url(), database.username(),
                     database.password()));
             assertThat(jdbc.queryForObject("SELECT MAX(version) FROM flyway_schema_history", String.class))
-                    .isEqualTo("7");
+                    .isEqualTo("8");
             await().atMost(Duration.ofSeconds(30)).until(() -> "PUBLISHED".equals(jdbc.queryForObject(
                     "SELECT status FROM outbox_message WHERE aggregate_id = ?", String.class, orderId)));
             Message message = new RabbitTemplate(consumerConnection).receive(queue.getName(), 10_000);
