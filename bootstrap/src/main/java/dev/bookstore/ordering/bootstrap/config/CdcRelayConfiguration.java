@@ -64,13 +64,15 @@ class CdcRelayConfiguration {
 
     /**
      * The {@code outbox} health component in this mode (the bean's name makes the component's) and the slot's
-     * gauges: lag and retained WAL, one query per {@code cdc.lag-refresh-interval}.
+     * gauges: lag, age of the oldest unconfirmed change and retained WAL, one query per
+     * {@code cdc.lag-refresh-interval}.
      */
     @Bean(destroyMethod = "close")
     CdcLagMonitor outboxHealthIndicator(DataSource pool, CdcProperties cdc, MeterRegistry registry) {
         return new CdcLagMonitor(new PostgresCaptureLagProbe(pool, cdc.slotName()),
-                new CdcLagMonitor.Thresholds(cdc.lagDegraded(), cdc.lagDown(), cdc.retainedWalDegraded(),
-                        cdc.retainedWalDown()), cdc.lagRefreshInterval(), registry);
+                new CdcLagMonitor.Thresholds(cdc.lagDegraded(), cdc.lagDown(), cdc.unconfirmedAgeDegraded(),
+                        cdc.unconfirmedAgeDown(), cdc.retainedWalDegraded(), cdc.retainedWalDown()),
+                cdc.lagRefreshInterval(), registry);
     }
 
     /** Rows are never marked published in this mode: relayed rows go by age, like published ones otherwise. */

@@ -5,23 +5,15 @@ import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.adapters.cdc.BeforeOffsetCommit;
 import dev.bookstore.ordering.adapters.cdc.CdcRelay;
-import dev.bookstore.ordering.adapters.cdc.CdcSettings;
-import dev.bookstore.ordering.adapters.cdc.JdbcCapturedMessageParking;
-import dev.bookstore.ordering.adapters.messaging.outbound.RabbitMessagePublisher;
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
-import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.application.outbox.capture.CaptureSettings;
-import dev.bookstore.ordering.application.outbox.capture.RelayCapturedMessagesService;
 import dev.bookstore.ordering.application.outbox.relay.Backoff;
 import dev.bookstore.ordering.application.outbox.relay.RelaySettings.Unroutable;
 import dev.bookstore.ordering.testing.TcpProxy;
-import dev.bookstore.ordering.application.outbox.relay.RelayMetrics;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
@@ -46,7 +38,6 @@ class CdcRelayIT {
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private final List<String> receivedIds = Collections.synchronizedList(new ArrayList<>());
     private CdcTestBed bed;
-    private TestDatabase database;
     private JdbcTemplate jdbc;
     private TestRabbit.Broker broker;
     private String exchange;
@@ -55,7 +46,6 @@ class CdcRelayIT {
     @BeforeEach
     void databaseExchangeAndQueue() {
         bed = CdcTestBed.create();
-        database = bed.database();
         jdbc = bed.jdbc();
         broker = bed.broker();
         exchange = bed.exchange();
@@ -202,26 +192,14 @@ class CdcRelayIT {
 
     private CdcRelay start(String instance, CachingConnectionFactory publisherConnection, CaptureSettings capture,
                            BeforeOffsetCommit beforeCommit) {
-        CdcSettings settings = new CdcSettings(database.url(), database.username(), database.password(), slot,
-                instance, LEADER_POLL, new Backoff(Duration.ofMillis(200), Duration.ofSeconds(2), () -> 1.0));
-        RelayCapturedMessagesService service = new RelayCapturedMessagesService(
-                new RabbitMessagePublisher(publisherConnection),
-                new JdbcCapturedMessageParking(jdbc.getDataSource()), capture, Clock.systemUTC(), RelayMetrics.NONE);
-        CdcRelay relay = new CdcRelay(settings, service, beforeCommit);
+        CdcRelay relay = bed.relay(instance, LEADER_POLL, publisherConnection, capture, beforeCommit);
         relays.add(relay);
         relay.start();
         return relay;
     }
 
     private String insert(String aggregateId, String routingKey) {
-        UUID id = UUID.randomUUID();
-        jdbc.update("""
-                INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload,
-                                            headers, occurred_at)
-                VALUES (?, 'order', ?, 'bookstore.order-placed.v1', ?, ?, ?::jsonb, ?::jsonb, now())""",
-                id, aggregateId, exchange, routingKey, "{\"orderId\":\"" + aggregateId + "\"}",
-                "{\"traceparent\":\"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01\"}");
-        return id.toString();
+        return bed.insert(aggregateId, routingKey);
     }
 
     private long count(String id) {
