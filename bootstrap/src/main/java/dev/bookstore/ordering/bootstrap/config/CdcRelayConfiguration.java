@@ -1,6 +1,5 @@
 package dev.bookstore.ordering.bootstrap.config;
 
-import dev.bookstore.ordering.adapters.cdc.BeforeOffsetCommit;
 import dev.bookstore.ordering.adapters.cdc.CdcRelay;
 import dev.bookstore.ordering.adapters.cdc.CdcSettings;
 import dev.bookstore.ordering.adapters.cdc.JdbcCapturedMessageParking;
@@ -47,8 +46,7 @@ class CdcRelayConfiguration {
     @Bean(initMethod = "start", destroyMethod = "close")
     CdcRelay cdcRelay(JdbcOutboxStore outboxStore, DataSourceProperties dataSource, DataSource pool,
                       OutboxProperties outbox, CdcProperties cdc, MessagePublisher publisher,
-                      Clock clock, ObjectProvider<RelayMetrics> metrics,
-                      ObjectProvider<BeforeOffsetCommit> beforeCommit) {
+                      Clock clock, ObjectProvider<RelayMetrics> metrics) {
         requirePostgres(outboxStore.database());
         CdcSettings settings = new CdcSettings(dataSource.determineUrl(), dataSource.determineUsername(),
                 dataSource.determinePassword(), cdc.slotName(), OutboxRelayConfiguration.instanceName(),
@@ -59,7 +57,7 @@ class CdcRelayConfiguration {
                 outbox.maxAttempts(), Backoff.exponential(outbox.backoffInitial(), outbox.backoffMax()),
                 outbox.brokerProbeInterval(), outbox.unroutable()), clock,
                 metrics.getIfAvailable(() -> RelayMetrics.NONE));
-        return new CdcRelay(settings, relay, beforeCommit.getIfAvailable(() -> BeforeOffsetCommit.NONE));
+        return new CdcRelay(settings, relay);
     }
 
     /**

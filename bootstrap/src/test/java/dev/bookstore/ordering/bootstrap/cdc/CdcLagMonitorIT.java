@@ -3,7 +3,6 @@ package dev.bookstore.ordering.bootstrap.cdc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.bookstore.ordering.adapters.cdc.BeforeOffsetCommit;
 import dev.bookstore.ordering.adapters.cdc.CdcRelay;
 import dev.bookstore.ordering.adapters.cdc.PostgresCaptureLagProbe;
 import dev.bookstore.ordering.application.outbox.capture.CaptureSettings;
@@ -15,6 +14,7 @@ import dev.bookstore.ordering.testing.TcpProxy;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -53,7 +53,7 @@ class CdcLagMonitorIT {
                         AGE_DOWN, DataSize.ofGigabytes(1), DataSize.ofGigabytes(2)), REFRESH, registry);
         relay = bed.relay("a", Duration.ofMillis(500), throughProxy, new CaptureSettings(Duration.ofSeconds(5), 10,
                 new Backoff(Duration.ofMillis(100), Duration.ofMillis(400), () -> 1.0), Duration.ofMillis(200),
-                Unroutable.RETRY), BeforeOffsetCommit.NONE);
+                Unroutable.RETRY), UnaryOperator.identity());
         relay.start();
         bed.awaitReading();
     }

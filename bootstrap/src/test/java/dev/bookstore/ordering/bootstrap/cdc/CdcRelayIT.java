@@ -3,10 +3,11 @@ package dev.bookstore.ordering.bootstrap.cdc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.bookstore.ordering.adapters.cdc.BeforeOffsetCommit;
 import dev.bookstore.ordering.adapters.cdc.CdcRelay;
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
 import dev.bookstore.ordering.application.outbox.capture.CaptureSettings;
+import dev.bookstore.ordering.application.outbox.capture.CapturedRound;
+import dev.bookstore.ordering.application.outbox.capture.RelayCapturedMessagesUseCase;
 import dev.bookstore.ordering.application.outbox.relay.Backoff;
 import dev.bookstore.ordering.application.outbox.relay.RelaySettings.Unroutable;
 import dev.bookstore.ordering.testing.TcpProxy;
@@ -16,6 +17,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -64,10 +66,13 @@ class CdcRelayIT {
     @Test
     void aCrashBetweenTheConfirmAndTheOffsetCommitRedeliversTheMessageAndLosesNothing() {
         AtomicBoolean crashOnce = new AtomicBoolean(true);
-        BeforeOffsetCommit crash = messages -> {
-            if (!messages.isEmpty() && crashOnce.compareAndSet(true, false)) {
+        // Fails once the relay returns with messages confirmed: before the consumer commits the offsets past them.
+        UnaryOperator<RelayCapturedMessagesUseCase> crash = relay -> (messages, stopSending) -> {
+            CapturedRound round = relay.relay(messages, stopSending);
+            if (round.settled() > 0 && crashOnce.compareAndSet(true, false)) {
                 throw new IllegalStateException("the engine dies after the confirm, before the offset commit");
             }
+            return round;
         };
         CdcRelay relay = start("a", broker.connectionFactory(), settings(10, Unroutable.RETRY), crash);
         bed.awaitReading();
@@ -87,7 +92,7 @@ class CdcRelayIT {
 
     @Test
     void aRestartResumesWhereTheLastConfirmLeftOffWithoutLossOrRepeat() {
-        CdcRelay first = start("a", broker.connectionFactory(), settings(10, Unroutable.RETRY), BeforeOffsetCommit.NONE);
+        CdcRelay first = start("a", broker.connectionFactory(), settings(10, Unroutable.RETRY), UnaryOperator.identity());
         bed.awaitReading();
         String before = insert("order-1", "order.placed");
         await().atMost(Duration.ofSeconds(30)).until(() -> count(before) == 1);
@@ -95,7 +100,7 @@ class CdcRelayIT {
         first.close();
         String whileStopped = insert("order-1", "order.cancelled");
         String another = insert("order-2", "order.placed");
-        start("b", broker.connectionFactory(), settings(10, Unroutable.RETRY), BeforeOffsetCommit.NONE);
+        start("b", broker.connectionFactory(), settings(10, Unroutable.RETRY), UnaryOperator.identity());
 
         await().atMost(Duration.ofSeconds(60)).until(() -> count(another) == 1);
         assertThat(drainedIds()).containsExactly(before, whileStopped, another);
@@ -103,8 +108,8 @@ class CdcRelayIT {
 
     @Test
     void whenTheLeaderDiesTheStandbyTakesOverTheSlotWithinTheLeaderPollPlusTheEngineStart() throws Exception {
-        CdcRelay a = start("a", broker.connectionFactory(), settings(10, Unroutable.RETRY), BeforeOffsetCommit.NONE);
-        CdcRelay b = start("b", broker.connectionFactory(), settings(10, Unroutable.RETRY), BeforeOffsetCommit.NONE);
+        CdcRelay a = start("a", broker.connectionFactory(), settings(10, Unroutable.RETRY), UnaryOperator.identity());
+        CdcRelay b = start("b", broker.connectionFactory(), settings(10, Unroutable.RETRY), UnaryOperator.identity());
         bed.awaitReading();
         await().atMost(Duration.ofSeconds(30)).until(() -> a.isStreaming() || b.isStreaming());
         assertThat(a.isStreaming() && b.isStreaming()).as("one reader at a time").isFalse();
@@ -138,7 +143,7 @@ class CdcRelayIT {
 
     @Test
     void aMessageThatCanNeverBeDeliveredIsParkedAndTheStreamGoesOn() {
-        start("a", broker.connectionFactory(), settings(2, Unroutable.RETRY), BeforeOffsetCommit.NONE);
+        start("a", broker.connectionFactory(), settings(2, Unroutable.RETRY), UnaryOperator.identity());
         bed.awaitReading();
 
         String poison = insert("order-1", "nobody.listens");
@@ -162,7 +167,7 @@ class CdcRelayIT {
         closeables.add(proxy);
         CachingConnectionFactory throughProxy = broker.connectionFactory("127.0.0.1", proxy.port());
         closeables.add(throughProxy::destroy);
-        start("a", throughProxy, settings(10, Unroutable.RETRY), BeforeOffsetCommit.NONE);
+        start("a", throughProxy, settings(10, Unroutable.RETRY), UnaryOperator.identity());
         bed.awaitReading();
         String before = insert("order-1", "order.placed");
         await().atMost(Duration.ofSeconds(30)).until(() -> count(before) == 1);
@@ -191,8 +196,8 @@ class CdcRelayIT {
     }
 
     private CdcRelay start(String instance, CachingConnectionFactory publisherConnection, CaptureSettings capture,
-                           BeforeOffsetCommit beforeCommit) {
-        CdcRelay relay = bed.relay(instance, LEADER_POLL, publisherConnection, capture, beforeCommit);
+                           UnaryOperator<RelayCapturedMessagesUseCase> around) {
+        CdcRelay relay = bed.relay(instance, LEADER_POLL, publisherConnection, capture, around);
         relays.add(relay);
         relay.start();
         return relay;

@@ -2,7 +2,6 @@ package dev.bookstore.ordering.bootstrap.cdc;
 
 import static org.awaitility.Awaitility.await;
 
-import dev.bookstore.ordering.adapters.cdc.BeforeOffsetCommit;
 import dev.bookstore.ordering.adapters.cdc.CdcRelay;
 import dev.bookstore.ordering.adapters.cdc.CdcSettings;
 import dev.bookstore.ordering.adapters.cdc.JdbcCapturedMessageParking;
@@ -11,12 +10,14 @@ import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
 import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.application.outbox.capture.CaptureSettings;
 import dev.bookstore.ordering.application.outbox.capture.RelayCapturedMessagesService;
+import dev.bookstore.ordering.application.outbox.capture.RelayCapturedMessagesUseCase;
 import dev.bookstore.ordering.application.outbox.relay.Backoff;
 import dev.bookstore.ordering.application.outbox.relay.RelayMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.UUID;
+import java.util.function.UnaryOperator;
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.Queue;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
@@ -54,16 +55,16 @@ public record CdcTestBed(TestDatabase database, JdbcTemplate jdbc, TestRabbit.Br
 
     /**
      * A CDC relay on this bed's database and slot, built as the wiring builds it, publishing through
-     * {@code publisherConnection}; not started.
+     * {@code publisherConnection}, its use case wrapped by {@code around} (a test's fault); not started.
      */
     public CdcRelay relay(String instance, Duration leaderPoll, CachingConnectionFactory publisherConnection,
-                          CaptureSettings capture, BeforeOffsetCommit beforeCommit) {
+                          CaptureSettings capture, UnaryOperator<RelayCapturedMessagesUseCase> around) {
         CdcSettings settings = new CdcSettings(database.url(), database.username(), database.password(), slot,
                 instance, leaderPoll, new Backoff(Duration.ofMillis(200), Duration.ofSeconds(2), () -> 1.0));
         RelayCapturedMessagesService service = new RelayCapturedMessagesService(
                 new RabbitMessagePublisher(publisherConnection),
                 new JdbcCapturedMessageParking(jdbc.getDataSource()), capture, Clock.systemUTC(), RelayMetrics.NONE);
-        return new CdcRelay(settings, service, beforeCommit);
+        return new CdcRelay(settings, around.apply(service));
     }
 
     /** Inserts an outbox row for this bed's exchange, as the service writes one; returns its id. */
