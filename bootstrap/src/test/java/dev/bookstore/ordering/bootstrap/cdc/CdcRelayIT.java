@@ -162,6 +162,30 @@ class CdcRelayIT {
     }
 
     @Test
+    void failedAttemptsAreCountedOnTheRowSoTheNextReaderGoesOnCounting() {
+        CdcRelay first = start("a", broker.connectionFactory(), settings(100, Unroutable.RETRY),
+                UnaryOperator.identity());
+        bed.awaitReading();
+        String failing = insert("order-1", "nobody.listens");
+        await().atMost(Duration.ofSeconds(30)).until(() -> attempts(failing) >= 2);
+        first.close();
+        int countedByFirst = attempts(failing);
+
+        start("b", broker.connectionFactory(), settings(countedByFirst + 1, Unroutable.RETRY),
+                UnaryOperator.identity());
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> "PARKED".equals(jdbc.queryForObject(
+                "SELECT status FROM outbox_message WHERE id = ?::uuid", String.class, failing)));
+        assertThat(attempts(failing)).as("one more, counted on from the first reader's").isEqualTo(countedByFirst + 1);
+        assertThat(jdbc.queryForObject("SELECT last_error FROM outbox_message WHERE id = ?::uuid", String.class,
+                failing)).startsWith("RETURNED");
+    }
+
+    private int attempts(String id) {
+        return jdbc.queryForObject("SELECT attempts FROM outbox_message WHERE id = ?::uuid", Integer.class, id);
+    }
+
+    @Test
     void whileTheBrokerIsDownTheStreamWaitsAndDeliversEverythingInOrderOnceItIsBack() throws Exception {
         TcpProxy proxy = new TcpProxy(broker.host(), broker.port()).start();
         closeables.add(proxy);
