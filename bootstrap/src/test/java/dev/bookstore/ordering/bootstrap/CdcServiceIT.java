@@ -5,21 +5,25 @@ import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.bootstrap.cdc.CdcTestBed;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.amqp.core.BindingBuilder;
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.MessageProperties;
+import org.springframework.amqp.core.TopicExchange;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The service with {@code ordering.outbox.relay=cdc} on an embedded PostgreSQL with {@code wal_level=logical}: an
  * order placed over HTTP reaches the broker through the WAL, as the same AMQP message the polling relay sends for
  * the same outbox row. The row stays pending in cdc mode, so a polling instance started afterwards sends it too,
- * and the two messages are compared.
+ * and the two messages are compared. The operator API sends messages again through the WAL: requeue, resend, replay.
  */
 class CdcServiceIT {
 
@@ -73,6 +77,56 @@ class CdcServiceIT {
         assertThat(cdc.getHeaders().keySet()).isEqualTo(poll.getHeaders().keySet());
         assertThat(withoutSpan(cdc.getHeaders())).isEqualTo(withoutSpan(poll.getHeaders()));
         assertThat(viaCdc.getBody()).isEqualTo(viaPolling.getBody());
+    }
+
+    @Test
+    void theOperatorApiSendsParkedAndSentMessagesAgainThroughTheWalUnderTheirIds() {
+        List<String> received = new ArrayList<>();
+        try (ServiceInstance cdc = start(Map.of("ordering.outbox.relay", "cdc",
+                "ordering.outbox.cdc.slot-name", bed.slot(), "ordering.outbox.unroutable", "park"))) {
+            bed.awaitReading();
+            String parked = bed.insert("order-1", "held.placed");
+            await().atMost(Duration.ofSeconds(60)).until(() -> "PARKED".equals(jdbc.queryForObject(
+                    "SELECT status FROM outbox_message WHERE id = ?::uuid", String.class, parked)));
+            bed.admin().declareBinding(BindingBuilder.bind(bed.queue()).to(new TopicExchange(bed.exchange()))
+                    .with("held.#"));
+
+            assertThat(cdc.http.post("/admin/outbox/parked/" + parked + "/requeue", null, "").status())
+                    .isEqualTo(202);
+            awaitReceived(received, List.of(parked));
+            assertThat(jdbc.queryForMap("SELECT status, attempts, parked_at FROM outbox_message WHERE id = ?::uuid",
+                    parked)).containsEntry("status", "PENDING").containsEntry("attempts", 0)
+                    .containsEntry("parked_at", null);
+
+            String sent = bed.insert("order-2", "order.placed");
+            String other = bed.insert("order-3", "order.placed");
+            awaitReceived(received, List.of(parked, sent, other));
+            assertThat(cdc.http.post("/admin/outbox/messages/" + sent + "/resend", null, "").status())
+                    .isEqualTo(202);
+            awaitReceived(received, List.of(parked, sent, other, sent));
+            HttpJson.Response replay = cdc.http.postJson("/admin/outbox/replay",
+                    "{\"aggregateType\":\"order\",\"aggregateId\":\"order-3\"}");
+            assertThat(replay.json().get("queued").asInt()).isEqualTo(1);
+            awaitReceived(received, List.of(parked, sent, other, sent, other));
+
+            String stillParked = bed.insert("order-4", "nobody.listens");
+            await().atMost(Duration.ofSeconds(60)).until(() -> "PARKED".equals(jdbc.queryForObject(
+                    "SELECT status FROM outbox_message WHERE id = ?::uuid", String.class, stillParked)));
+            HttpJson.Response refused = cdc.http.post("/admin/outbox/messages/" + stillParked + "/resend", null, "");
+            assertThat(refused.status()).as("parked: requeue it instead").isEqualTo(409);
+            assertThat(refused.header("Content-Type")).startsWith("application/problem+json");
+        }
+    }
+
+    private void awaitReceived(List<String> received, List<String> expected) {
+        await().atMost(Duration.ofSeconds(60)).until(() -> {
+            Message message;
+            while ((message = bed.receive()) != null) {
+                received.add(message.getMessageProperties().getMessageId());
+            }
+            return received.size() >= expected.size();
+        });
+        assertThat(received).containsExactlyElementsOf(expected);
     }
 
     /** Each send is a producer span of its own: the trace is the row's, the span id differs per send. */

@@ -23,12 +23,10 @@ final class CapturedMessagesConsumer implements DebeziumEngine.ChangeConsumer<Re
     private static final System.Logger LOG = System.getLogger(CapturedMessagesConsumer.class.getName());
 
     private final RelayCapturedMessagesUseCase relay;
-    private final BeforeOffsetCommit beforeCommit;
     private final CountDownLatch stopped = new CountDownLatch(1);
 
-    CapturedMessagesConsumer(RelayCapturedMessagesUseCase relay, BeforeOffsetCommit beforeCommit) {
+    CapturedMessagesConsumer(RelayCapturedMessagesUseCase relay) {
         this.relay = relay;
-        this.beforeCommit = beforeCommit;
     }
 
     void stop() {
@@ -60,7 +58,6 @@ final class CapturedMessagesConsumer implements DebeziumEngine.ChangeConsumer<Re
             // Up to the first unsettled message; records that carry no message are settled where they stand.
             int end = settled == pending.size() ? records.size() : indexes.get(settled);
             if (end > next) {
-                beforeCommit.confirmed(pending.subList(0, settled));
                 for (int i = next; i < end; i++) {
                     committer.markProcessed(records.get(i));
                 }

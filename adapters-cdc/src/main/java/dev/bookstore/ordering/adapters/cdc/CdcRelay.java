@@ -27,17 +27,15 @@ public final class CdcRelay implements AutoCloseable {
 
     private final CdcSettings settings;
     private final RelayCapturedMessagesUseCase relay;
-    private final BeforeOffsetCommit beforeCommit;
     private final AdvisoryLockLeadership leadership;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final Thread supervisor;
     private volatile boolean streaming;
     private volatile int engineStarts;
 
-    public CdcRelay(CdcSettings settings, RelayCapturedMessagesUseCase relay, BeforeOffsetCommit beforeCommit) {
+    public CdcRelay(CdcSettings settings, RelayCapturedMessagesUseCase relay) {
         this.settings = settings;
         this.relay = relay;
-        this.beforeCommit = beforeCommit;
         this.leadership = new AdvisoryLockLeadership(settings);
         this.supervisor = new Thread(this::supervise, "ordering-cdc-relay");
         this.supervisor.setDaemon(true);
@@ -92,7 +90,7 @@ public final class CdcRelay implements AutoCloseable {
     /** Runs one engine until it ends, the lock is lost or the relay stops; true when the engine failed. */
     private boolean runEngineWhileLeader() {
         CompletableFuture<Throwable> ended = new CompletableFuture<>();
-        CapturedMessagesConsumer consumer = new CapturedMessagesConsumer(relay, beforeCommit);
+        CapturedMessagesConsumer consumer = new CapturedMessagesConsumer(relay);
         DebeziumEngine<RecordChangeEvent<SourceRecord>> engine = DebeziumEngine.create(ChangeEventFormat.of(Connect.class))
                 .using(OutboxConnectorConfiguration.engine(settings))
                 .using((success, message, error) -> ended.complete(success ? null

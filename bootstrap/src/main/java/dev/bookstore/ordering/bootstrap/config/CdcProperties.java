@@ -25,6 +25,9 @@ import org.springframework.validation.annotation.Validated;
  * @param lagDegraded WAL between the slot's confirmed position and the current one above which the outbox health
  *                 component is DEGRADED
  * @param lagDown the same, above which it is DOWN
+ * @param unconfirmedAgeDegraded how long the oldest change the slot has not confirmed may wait before the outbox
+ *                 health component is DEGRADED (it grows while nobody reads the slot or the broker refuses)
+ * @param unconfirmedAgeDown the same, above which it is DOWN
  * @param retainedWalDegraded WAL the slot retains above which the outbox health component is DEGRADED
  * @param retainedWalDown the same, above which it is DOWN (the server's disk fills with it)
  */
@@ -39,6 +42,8 @@ public record CdcProperties(
         @DefaultValue("5s") @NotNull Duration lagRefreshInterval,
         @DefaultValue("64MB") @NotNull DataSize lagDegraded,
         @DefaultValue("1GB") @NotNull DataSize lagDown,
+        @DefaultValue("60s") @NotNull Duration unconfirmedAgeDegraded,
+        @DefaultValue("15m") @NotNull Duration unconfirmedAgeDown,
         @DefaultValue("1GB") @NotNull DataSize retainedWalDegraded,
         @DefaultValue("8GB") @NotNull DataSize retainedWalDown) {
 
@@ -46,6 +51,13 @@ public record CdcProperties(
     boolean isThresholdsOrdered() {
         return lagDegraded == null || lagDown == null || retainedWalDegraded == null || retainedWalDown == null
                 || (lagDegraded.compareTo(lagDown) < 0 && retainedWalDegraded.compareTo(retainedWalDown) < 0);
+    }
+
+    @AssertTrue(message = "unconfirmed-age-degraded must be positive and below unconfirmed-age-down")
+    boolean isUnconfirmedAgeThresholdsOrdered() {
+        return unconfirmedAgeDegraded == null || unconfirmedAgeDown == null
+                || (OutboxProperties.positive(unconfirmedAgeDegraded)
+                && unconfirmedAgeDegraded.compareTo(unconfirmedAgeDown) < 0);
     }
 
     @AssertTrue(message = "leader-poll-interval must be between 100ms and 1m")

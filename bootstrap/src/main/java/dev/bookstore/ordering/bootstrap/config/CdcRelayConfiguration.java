@@ -1,6 +1,5 @@
 package dev.bookstore.ordering.bootstrap.config;
 
-import dev.bookstore.ordering.adapters.cdc.BeforeOffsetCommit;
 import dev.bookstore.ordering.adapters.cdc.CdcRelay;
 import dev.bookstore.ordering.adapters.cdc.CdcSettings;
 import dev.bookstore.ordering.adapters.cdc.JdbcCapturedMessageParking;
@@ -47,8 +46,7 @@ class CdcRelayConfiguration {
     @Bean(initMethod = "start", destroyMethod = "close")
     CdcRelay cdcRelay(JdbcOutboxStore outboxStore, DataSourceProperties dataSource, DataSource pool,
                       OutboxProperties outbox, CdcProperties cdc, MessagePublisher publisher,
-                      Clock clock, ObjectProvider<RelayMetrics> metrics,
-                      ObjectProvider<BeforeOffsetCommit> beforeCommit) {
+                      Clock clock, ObjectProvider<RelayMetrics> metrics) {
         requirePostgres(outboxStore.database());
         CdcSettings settings = new CdcSettings(dataSource.determineUrl(), dataSource.determineUsername(),
                 dataSource.determinePassword(), cdc.slotName(), OutboxRelayConfiguration.instanceName(),
@@ -59,18 +57,20 @@ class CdcRelayConfiguration {
                 outbox.maxAttempts(), Backoff.exponential(outbox.backoffInitial(), outbox.backoffMax()),
                 outbox.brokerProbeInterval(), outbox.unroutable()), clock,
                 metrics.getIfAvailable(() -> RelayMetrics.NONE));
-        return new CdcRelay(settings, relay, beforeCommit.getIfAvailable(() -> BeforeOffsetCommit.NONE));
+        return new CdcRelay(settings, relay);
     }
 
     /**
      * The {@code outbox} health component in this mode (the bean's name makes the component's) and the slot's
-     * gauges: lag and retained WAL, one query per {@code cdc.lag-refresh-interval}.
+     * gauges: lag, age of the oldest unconfirmed change and retained WAL, one query per
+     * {@code cdc.lag-refresh-interval}.
      */
     @Bean(destroyMethod = "close")
     CdcLagMonitor outboxHealthIndicator(DataSource pool, CdcProperties cdc, MeterRegistry registry) {
         return new CdcLagMonitor(new PostgresCaptureLagProbe(pool, cdc.slotName()),
-                new CdcLagMonitor.Thresholds(cdc.lagDegraded(), cdc.lagDown(), cdc.retainedWalDegraded(),
-                        cdc.retainedWalDown()), cdc.lagRefreshInterval(), registry);
+                new CdcLagMonitor.Thresholds(cdc.lagDegraded(), cdc.lagDown(), cdc.unconfirmedAgeDegraded(),
+                        cdc.unconfirmedAgeDown(), cdc.retainedWalDegraded(), cdc.retainedWalDown()),
+                cdc.lagRefreshInterval(), registry);
     }
 
     /** Rows are never marked published in this mode: relayed rows go by age, like published ones otherwise. */

@@ -2,6 +2,7 @@ package dev.bookstore.ordering.bootstrap.observability;
 
 import dev.bookstore.ordering.application.outbox.capture.CaptureLag;
 import dev.bookstore.ordering.application.outbox.capture.CaptureLagProbe;
+import dev.bookstore.ordering.application.outbox.capture.UnconfirmedChangeAge;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -15,9 +16,10 @@ import org.springframework.util.unit.DataSize;
 
 /**
  * In cdc mode, the {@code outbox} health component and the gauges {@code ordering.outbox.cdc.lag.bytes},
- * {@code ordering.outbox.cdc.retained.wal.bytes} and {@code ordering.outbox.cdc.reading}, from one query of the slot
- * per refresh interval (not per scrape). UP while the lag and the retained WAL are below their DEGRADED thresholds
- * and an instance reads the slot; DEGRADED above them or while nobody reads; DOWN above the DOWN thresholds.
+ * {@code ordering.outbox.cdc.oldest.unconfirmed.age}, {@code ordering.outbox.cdc.retained.wal.bytes} and
+ * {@code ordering.outbox.cdc.reading}, from one query of the slot per refresh interval (not per scrape). UP while
+ * the lag, the age of the oldest unconfirmed change and the retained WAL are below their DEGRADED thresholds and an
+ * instance reads the slot; DEGRADED above them or while nobody reads; DOWN above the DOWN thresholds.
  */
 public final class CdcLagMonitor implements HealthIndicator, AutoCloseable {
 
@@ -26,18 +28,23 @@ public final class CdcLagMonitor implements HealthIndicator, AutoCloseable {
     private final CaptureLagProbe probe;
     private final Thresholds thresholds;
     private final ScheduledExecutorService refresh;
-    private volatile CaptureLag current;
+    private final UnconfirmedChangeAge unconfirmed = new UnconfirmedChangeAge();
+    private volatile Measured current;
     private volatile String error = "not measured yet";
 
-    /** Bytes of lag and of retained WAL at which the component turns DEGRADED and DOWN. */
-    public record Thresholds(DataSize lagDegraded, DataSize lagDown, DataSize retainedWalDegraded,
-                             DataSize retainedWalDown) {
+    /**
+     * Bytes of lag, age of the oldest unconfirmed change and bytes of retained WAL at which the component turns
+     * DEGRADED and DOWN.
+     */
+    public record Thresholds(DataSize lagDegraded, DataSize lagDown, Duration ageDegraded, Duration ageDown,
+                             DataSize retainedWalDegraded, DataSize retainedWalDown) {
 
-        Status classify(CaptureLag lag) {
-            if (lag.lagBytes() > lagDown.toBytes() || lag.retainedWalBytes() > retainedWalDown.toBytes()) {
+        Status classify(CaptureLag lag, Duration age) {
+            if (lag.lagBytes() > lagDown.toBytes() || age.compareTo(ageDown) > 0
+                    || lag.retainedWalBytes() > retainedWalDown.toBytes()) {
                 return Status.DOWN;
             }
-            if (!lag.reading() || lag.lagBytes() > lagDegraded.toBytes()
+            if (!lag.reading() || lag.lagBytes() > lagDegraded.toBytes() || age.compareTo(ageDegraded) > 0
                     || lag.retainedWalBytes() > retainedWalDegraded.toBytes()) {
                 return OutboxHealthThresholds.DEGRADED;
             }
@@ -45,19 +52,29 @@ public final class CdcLagMonitor implements HealthIndicator, AutoCloseable {
         }
     }
 
+    /** One measurement and the age of the oldest unconfirmed change it showed. */
+    private record Measured(CaptureLag lag, Duration age) {
+    }
+
     public CdcLagMonitor(CaptureLagProbe probe, Thresholds thresholds, Duration refreshInterval,
                          MeterRegistry registry) {
         this.probe = probe;
         this.thresholds = thresholds;
-        Gauge.builder("ordering.outbox.cdc.lag.bytes", this, m -> m.current == null ? Double.NaN : m.current.lagBytes())
+        Gauge.builder("ordering.outbox.cdc.lag.bytes", this,
+                        m -> m.current == null ? Double.NaN : m.current.lag().lagBytes())
                 .description("WAL bytes between the CDC slot's last confirmed position and the current WAL position")
                 .baseUnit("bytes").register(registry);
+        Gauge.builder("ordering.outbox.cdc.oldest.unconfirmed.age", this,
+                        m -> m.current == null ? Double.NaN : m.current.age().toMillis() / 1000.0)
+                .description("How long the oldest change the CDC slot has not confirmed has waited, by the "
+                        + "database's clock; 0 when the slot confirmed the whole WAL")
+                .baseUnit("seconds").register(registry);
         Gauge.builder("ordering.outbox.cdc.retained.wal.bytes", this,
-                        m -> m.current == null ? Double.NaN : m.current.retainedWalBytes())
+                        m -> m.current == null ? Double.NaN : m.current.lag().retainedWalBytes())
                 .description("WAL bytes the server keeps for the CDC slot (from its restart_lsn)")
                 .baseUnit("bytes").register(registry);
         Gauge.builder("ordering.outbox.cdc.reading", this,
-                        m -> m.current == null ? Double.NaN : m.current.reading() ? 1 : 0)
+                        m -> m.current == null ? Double.NaN : m.current.lag().reading() ? 1 : 0)
                 .description("1 while an instance streams from the CDC slot").register(registry);
         this.refresh = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "ordering-cdc-lag");
@@ -69,7 +86,8 @@ public final class CdcLagMonitor implements HealthIndicator, AutoCloseable {
 
     void measure() {
         try {
-            current = probe.measure();
+            CaptureLag lag = probe.measure();
+            current = new Measured(lag, unconfirmed.observe(lag));
             error = null;
         } catch (RuntimeException e) {
             error = e.getMessage();
@@ -79,18 +97,22 @@ public final class CdcLagMonitor implements HealthIndicator, AutoCloseable {
 
     @Override
     public Health health() {
-        CaptureLag lag = current;
-        if (lag == null || error != null) {
+        Measured measured = current;
+        if (measured == null || error != null) {
             return Health.unknown().withDetail("error", "cannot read the replication slot: " + error).build();
         }
-        return Health.status(thresholds.classify(lag))
+        CaptureLag lag = measured.lag();
+        return Health.status(thresholds.classify(lag, measured.age()))
                 .withDetail("relay", "cdc")
                 .withDetail("slotExists", lag.slotExists())
                 .withDetail("reading", lag.reading())
                 .withDetail("lagBytes", lag.lagBytes())
+                .withDetail("oldestUnconfirmedAgeSeconds", measured.age().toMillis() / 1000.0)
                 .withDetail("retainedWalBytes", lag.retainedWalBytes())
                 .withDetail("lagDegradedBytes", thresholds.lagDegraded().toBytes())
                 .withDetail("lagDownBytes", thresholds.lagDown().toBytes())
+                .withDetail("ageDegradedSeconds", thresholds.ageDegraded().toMillis() / 1000.0)
+                .withDetail("ageDownSeconds", thresholds.ageDown().toMillis() / 1000.0)
                 .withDetail("retainedWalDegradedBytes", thresholds.retainedWalDegraded().toBytes())
                 .withDetail("retainedWalDownBytes", thresholds.retainedWalDown().toBytes())
                 .build();

@@ -3,27 +3,21 @@ package dev.bookstore.ordering.bootstrap.cdc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.bookstore.ordering.adapters.cdc.BeforeOffsetCommit;
 import dev.bookstore.ordering.adapters.cdc.CdcRelay;
-import dev.bookstore.ordering.adapters.cdc.CdcSettings;
-import dev.bookstore.ordering.adapters.cdc.JdbcCapturedMessageParking;
-import dev.bookstore.ordering.adapters.messaging.outbound.RabbitMessagePublisher;
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
-import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.application.outbox.capture.CaptureSettings;
-import dev.bookstore.ordering.application.outbox.capture.RelayCapturedMessagesService;
+import dev.bookstore.ordering.application.outbox.capture.CapturedRound;
+import dev.bookstore.ordering.application.outbox.capture.RelayCapturedMessagesUseCase;
 import dev.bookstore.ordering.application.outbox.relay.Backoff;
 import dev.bookstore.ordering.application.outbox.relay.RelaySettings.Unroutable;
 import dev.bookstore.ordering.testing.TcpProxy;
-import dev.bookstore.ordering.application.outbox.relay.RelayMetrics;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -46,7 +40,6 @@ class CdcRelayIT {
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private final List<String> receivedIds = Collections.synchronizedList(new ArrayList<>());
     private CdcTestBed bed;
-    private TestDatabase database;
     private JdbcTemplate jdbc;
     private TestRabbit.Broker broker;
     private String exchange;
@@ -55,7 +48,6 @@ class CdcRelayIT {
     @BeforeEach
     void databaseExchangeAndQueue() {
         bed = CdcTestBed.create();
-        database = bed.database();
         jdbc = bed.jdbc();
         broker = bed.broker();
         exchange = bed.exchange();
@@ -74,10 +66,13 @@ class CdcRelayIT {
     @Test
     void aCrashBetweenTheConfirmAndTheOffsetCommitRedeliversTheMessageAndLosesNothing() {
         AtomicBoolean crashOnce = new AtomicBoolean(true);
-        BeforeOffsetCommit crash = messages -> {
-            if (!messages.isEmpty() && crashOnce.compareAndSet(true, false)) {
+        // Fails once the relay returns with messages confirmed: before the consumer commits the offsets past them.
+        UnaryOperator<RelayCapturedMessagesUseCase> crash = relay -> (messages, stopSending) -> {
+            CapturedRound round = relay.relay(messages, stopSending);
+            if (round.settled() > 0 && crashOnce.compareAndSet(true, false)) {
                 throw new IllegalStateException("the engine dies after the confirm, before the offset commit");
             }
+            return round;
         };
         CdcRelay relay = start("a", broker.connectionFactory(), settings(10, Unroutable.RETRY), crash);
         bed.awaitReading();
@@ -97,7 +92,7 @@ class CdcRelayIT {
 
     @Test
     void aRestartResumesWhereTheLastConfirmLeftOffWithoutLossOrRepeat() {
-        CdcRelay first = start("a", broker.connectionFactory(), settings(10, Unroutable.RETRY), BeforeOffsetCommit.NONE);
+        CdcRelay first = start("a", broker.connectionFactory(), settings(10, Unroutable.RETRY), UnaryOperator.identity());
         bed.awaitReading();
         String before = insert("order-1", "order.placed");
         await().atMost(Duration.ofSeconds(30)).until(() -> count(before) == 1);
@@ -105,7 +100,7 @@ class CdcRelayIT {
         first.close();
         String whileStopped = insert("order-1", "order.cancelled");
         String another = insert("order-2", "order.placed");
-        start("b", broker.connectionFactory(), settings(10, Unroutable.RETRY), BeforeOffsetCommit.NONE);
+        start("b", broker.connectionFactory(), settings(10, Unroutable.RETRY), UnaryOperator.identity());
 
         await().atMost(Duration.ofSeconds(60)).until(() -> count(another) == 1);
         assertThat(drainedIds()).containsExactly(before, whileStopped, another);
@@ -113,8 +108,8 @@ class CdcRelayIT {
 
     @Test
     void whenTheLeaderDiesTheStandbyTakesOverTheSlotWithinTheLeaderPollPlusTheEngineStart() throws Exception {
-        CdcRelay a = start("a", broker.connectionFactory(), settings(10, Unroutable.RETRY), BeforeOffsetCommit.NONE);
-        CdcRelay b = start("b", broker.connectionFactory(), settings(10, Unroutable.RETRY), BeforeOffsetCommit.NONE);
+        CdcRelay a = start("a", broker.connectionFactory(), settings(10, Unroutable.RETRY), UnaryOperator.identity());
+        CdcRelay b = start("b", broker.connectionFactory(), settings(10, Unroutable.RETRY), UnaryOperator.identity());
         bed.awaitReading();
         await().atMost(Duration.ofSeconds(30)).until(() -> a.isStreaming() || b.isStreaming());
         assertThat(a.isStreaming() && b.isStreaming()).as("one reader at a time").isFalse();
@@ -148,7 +143,7 @@ class CdcRelayIT {
 
     @Test
     void aMessageThatCanNeverBeDeliveredIsParkedAndTheStreamGoesOn() {
-        start("a", broker.connectionFactory(), settings(2, Unroutable.RETRY), BeforeOffsetCommit.NONE);
+        start("a", broker.connectionFactory(), settings(2, Unroutable.RETRY), UnaryOperator.identity());
         bed.awaitReading();
 
         String poison = insert("order-1", "nobody.listens");
@@ -167,12 +162,36 @@ class CdcRelayIT {
     }
 
     @Test
+    void failedAttemptsAreCountedOnTheRowSoTheNextReaderGoesOnCounting() {
+        CdcRelay first = start("a", broker.connectionFactory(), settings(100, Unroutable.RETRY),
+                UnaryOperator.identity());
+        bed.awaitReading();
+        String failing = insert("order-1", "nobody.listens");
+        await().atMost(Duration.ofSeconds(30)).until(() -> attempts(failing) >= 2);
+        first.close();
+        int countedByFirst = attempts(failing);
+
+        start("b", broker.connectionFactory(), settings(countedByFirst + 1, Unroutable.RETRY),
+                UnaryOperator.identity());
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> "PARKED".equals(jdbc.queryForObject(
+                "SELECT status FROM outbox_message WHERE id = ?::uuid", String.class, failing)));
+        assertThat(attempts(failing)).as("one more, counted on from the first reader's").isEqualTo(countedByFirst + 1);
+        assertThat(jdbc.queryForObject("SELECT last_error FROM outbox_message WHERE id = ?::uuid", String.class,
+                failing)).startsWith("RETURNED");
+    }
+
+    private int attempts(String id) {
+        return jdbc.queryForObject("SELECT attempts FROM outbox_message WHERE id = ?::uuid", Integer.class, id);
+    }
+
+    @Test
     void whileTheBrokerIsDownTheStreamWaitsAndDeliversEverythingInOrderOnceItIsBack() throws Exception {
         TcpProxy proxy = new TcpProxy(broker.host(), broker.port()).start();
         closeables.add(proxy);
         CachingConnectionFactory throughProxy = broker.connectionFactory("127.0.0.1", proxy.port());
         closeables.add(throughProxy::destroy);
-        start("a", throughProxy, settings(10, Unroutable.RETRY), BeforeOffsetCommit.NONE);
+        start("a", throughProxy, settings(10, Unroutable.RETRY), UnaryOperator.identity());
         bed.awaitReading();
         String before = insert("order-1", "order.placed");
         await().atMost(Duration.ofSeconds(30)).until(() -> count(before) == 1);
@@ -201,27 +220,15 @@ class CdcRelayIT {
     }
 
     private CdcRelay start(String instance, CachingConnectionFactory publisherConnection, CaptureSettings capture,
-                           BeforeOffsetCommit beforeCommit) {
-        CdcSettings settings = new CdcSettings(database.url(), database.username(), database.password(), slot,
-                instance, LEADER_POLL, new Backoff(Duration.ofMillis(200), Duration.ofSeconds(2), () -> 1.0));
-        RelayCapturedMessagesService service = new RelayCapturedMessagesService(
-                new RabbitMessagePublisher(publisherConnection),
-                new JdbcCapturedMessageParking(jdbc.getDataSource()), capture, Clock.systemUTC(), RelayMetrics.NONE);
-        CdcRelay relay = new CdcRelay(settings, service, beforeCommit);
+                           UnaryOperator<RelayCapturedMessagesUseCase> around) {
+        CdcRelay relay = bed.relay(instance, LEADER_POLL, publisherConnection, capture, around);
         relays.add(relay);
         relay.start();
         return relay;
     }
 
     private String insert(String aggregateId, String routingKey) {
-        UUID id = UUID.randomUUID();
-        jdbc.update("""
-                INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload,
-                                            headers, occurred_at)
-                VALUES (?, 'order', ?, 'bookstore.order-placed.v1', ?, ?, ?::jsonb, ?::jsonb, now())""",
-                id, aggregateId, exchange, routingKey, "{\"orderId\":\"" + aggregateId + "\"}",
-                "{\"traceparent\":\"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01\"}");
-        return id.toString();
+        return bed.insert(aggregateId, routingKey);
     }
 
     private long count(String id) {

@@ -2,11 +2,22 @@ package dev.bookstore.ordering.bootstrap.cdc;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.bookstore.ordering.adapters.cdc.CdcRelay;
+import dev.bookstore.ordering.adapters.cdc.CdcSettings;
+import dev.bookstore.ordering.adapters.cdc.JdbcCapturedMessageParking;
+import dev.bookstore.ordering.adapters.messaging.outbound.RabbitMessagePublisher;
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
 import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
+import dev.bookstore.ordering.application.outbox.capture.CaptureSettings;
+import dev.bookstore.ordering.application.outbox.capture.RelayCapturedMessagesService;
+import dev.bookstore.ordering.application.outbox.capture.RelayCapturedMessagesUseCase;
+import dev.bookstore.ordering.application.outbox.relay.Backoff;
+import dev.bookstore.ordering.application.outbox.relay.RelayMetrics;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.UUID;
+import java.util.function.UnaryOperator;
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.Queue;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
@@ -40,6 +51,32 @@ public record CdcTestBed(TestDatabase database, JdbcTemplate jdbc, TestRabbit.Br
     /** The slot exists and is read: what is committed from now on is streamed ({@code snapshot.mode=no_data}). */
     public void awaitReading() {
         await().atMost(Duration.ofSeconds(60)).until(() -> activeSlots() == 1);
+    }
+
+    /**
+     * A CDC relay on this bed's database and slot, built as the wiring builds it, publishing through
+     * {@code publisherConnection}, its use case wrapped by {@code around} (a test's fault); not started.
+     */
+    public CdcRelay relay(String instance, Duration leaderPoll, CachingConnectionFactory publisherConnection,
+                          CaptureSettings capture, UnaryOperator<RelayCapturedMessagesUseCase> around) {
+        CdcSettings settings = new CdcSettings(database.url(), database.username(), database.password(), slot,
+                instance, leaderPoll, new Backoff(Duration.ofMillis(200), Duration.ofSeconds(2), () -> 1.0));
+        RelayCapturedMessagesService service = new RelayCapturedMessagesService(
+                new RabbitMessagePublisher(publisherConnection),
+                new JdbcCapturedMessageParking(jdbc.getDataSource()), capture, Clock.systemUTC(), RelayMetrics.NONE);
+        return new CdcRelay(settings, around.apply(service));
+    }
+
+    /** Inserts an outbox row for this bed's exchange, as the service writes one; returns its id. */
+    public String insert(String aggregateId, String routingKey) {
+        UUID id = UUID.randomUUID();
+        jdbc.update("""
+                INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload,
+                                            headers, occurred_at)
+                VALUES (?, 'order', ?, 'bookstore.order-placed.v1', ?, ?, ?::jsonb, ?::jsonb, now())""",
+                id, aggregateId, exchange, routingKey, "{\"orderId\":\"" + aggregateId + "\"}",
+                "{\"traceparent\":\"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01\"}");
+        return id.toString();
     }
 
     /** The next message in the test queue, or null. */

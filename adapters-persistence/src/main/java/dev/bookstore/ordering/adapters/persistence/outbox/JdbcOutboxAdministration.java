@@ -62,14 +62,37 @@ public class JdbcOutboxAdministration implements OutboxAdministration {
 
     @Override
     public long countPublished(ReplaySelection selection, int atMost) {
-        Statement count = dialect.countPublished(selection, atMost);
-        Long counted = jdbc.queryForObject(count.sql(), Long.class, count.parameters());
-        return counted == null ? 0 : counted;
+        return count(dialect.countPublished(selection, atMost));
     }
 
     @Override
     public int resendPublished(ReplaySelection selection, int limit) {
         return update(dialect.resendPublished(selection, limit));
+    }
+
+    @Override
+    public int insertParkedAgain(Collection<UUID> ids) {
+        return ids.isEmpty() ? 0 : update(dialect.insertParkedAgain(ids));
+    }
+
+    @Override
+    public boolean insertAgain(UUID id) {
+        return update(dialect.insertAgain(id)) == 1;
+    }
+
+    @Override
+    public long countNotParked(ReplaySelection selection, int atMost) {
+        return count(dialect.countNotParked(selection, atMost));
+    }
+
+    @Override
+    public int insertAgain(ReplaySelection selection, int limit) {
+        return update(dialect.insertAgain(selection, limit));
+    }
+
+    private long count(Statement count) {
+        Long counted = jdbc.queryForObject(count.sql(), Long.class, count.parameters());
+        return counted == null ? 0 : counted;
     }
 
     private int update(Statement statement) {

@@ -2,6 +2,7 @@ package dev.bookstore.ordering.adapters.persistence.outbox;
 
 import dev.bookstore.ordering.adapters.persistence.Database;
 import dev.bookstore.ordering.application.outbox.admin.ReplaySelection;
+import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 
@@ -48,6 +49,26 @@ sealed interface OutboxAdministrationDialect
     /** {@link #resend} for up to {@code limit} published rows of the selection, lowest position first. */
     Statement resendPublished(ReplaySelection selection, int limit);
 
+    /** Parked rows deleted and inserted again, pending, in one statement (the CDC relay's; PostgreSQL only). */
+    default Statement insertParkedAgain(Collection<UUID> ids) {
+        throw new UnsupportedOperationException("only PostgreSQL has a relay that reads inserts");
+    }
+
+    /** The row deleted and inserted again, pending, if it is not parked (the CDC relay's; PostgreSQL only). */
+    default Statement insertAgain(UUID id) {
+        throw new UnsupportedOperationException("only PostgreSQL has a relay that reads inserts");
+    }
+
+    /** {@link #countPublished} over the rows not parked (the CDC relay's; PostgreSQL only). */
+    default Statement countNotParked(ReplaySelection selection, int limit) {
+        throw new UnsupportedOperationException("only PostgreSQL has a relay that reads inserts");
+    }
+
+    /** {@link #insertAgain(UUID)} for up to {@code limit} rows of the selection not parked (PostgreSQL only). */
+    default Statement insertAgain(ReplaySelection selection, int limit) {
+        throw new UnsupportedOperationException("only PostgreSQL has a relay that reads inserts");
+    }
+
     /**
      * The columns of a published row made pending again, in SQL every engine speaks but for its clock.
      * created_at becomes now: the pending age runs from when the row entered the line again.
@@ -64,7 +85,13 @@ sealed interface OutboxAdministrationDialect
      * with its own plan.
      */
     static String selectionConditions(ReplaySelection selection, List<Object> parameters, Database database) {
-        StringBuilder where = new StringBuilder("status = 'PUBLISHED'");
+        return selectionConditions("status = 'PUBLISHED'", selection, parameters, database);
+    }
+
+    /** {@link #selectionConditions(ReplaySelection, List, Database)} over the rows in {@code state}. */
+    static String selectionConditions(String state, ReplaySelection selection, List<Object> parameters,
+                                      Database database) {
+        StringBuilder where = new StringBuilder(state);
         if (selection.aggregateId() != null) {
             where.append(" AND aggregate_id = ?");
             parameters.add(selection.aggregateId());

@@ -148,7 +148,18 @@ abstract class JdbcOutboxAdministrationContract {
                 Integer.class)).isEqualTo(2);
     }
 
-    private UUID park(String aggregateId) {
+    protected JdbcOutboxAdministration admin() {
+        return admin;
+    }
+
+    /** A row as the CDC relay leaves it once sent: pending, never claimed. */
+    protected UUID store(String aggregateId) {
+        OutboxMessage message = message(aggregateId, start);
+        store.append(message);
+        return message.id();
+    }
+
+    protected UUID park(String aggregateId) {
         OutboxMessage message = message(aggregateId, start);
         store.append(message);
         store.claim("parker", 100, LEASE, false);

@@ -135,7 +135,9 @@ class OutboxAdminController {
     }
 
     @Operation(operationId = "requeue", summary = "Requeue a parked message",
-            description = "Makes the parked message pending again, its attempts reset: the relay sends it shortly.")
+            description = "Makes the parked message pending again, its attempts reset: the relay sends it shortly. "
+                    + "With the CDC relay, which reads inserts only, its row is deleted and inserted again with "
+                    + "the same id and content.")
     @ApiResponse(responseCode = "202", description = "Queued: the relay sends it shortly")
     @ApiResponse(responseCode = "404", ref = ProblemDocumentation.RESPONSES + ProblemDocumentation.NO_OUTBOX_MESSAGE)
     @ApiResponse(responseCode = "409", ref = ProblemDocumentation.RESPONSES + ProblemDocumentation.OUTBOX_MESSAGE_STATE)
@@ -147,7 +149,8 @@ class OutboxAdminController {
     }
 
     @Operation(operationId = "requeueAll", summary = "Requeue every parked message",
-            description = "Makes every parked message pending again, its attempts reset.")
+            description = "Makes every parked message pending again, its attempts reset (with the CDC relay: "
+                    + "inserts each row again).")
     @ApiResponse(responseCode = "202", description = "How many were queued")
     @PostMapping("/parked/requeue")
     @ResponseStatus(HttpStatus.ACCEPTED)
@@ -183,7 +186,8 @@ class OutboxAdminController {
 
     @Operation(operationId = "resend", summary = "Send a published message again",
             description = "Makes a published message pending again; consumers drop the duplicate by its message id "
-                    + "unless they have forgotten it.")
+                    + "unless they have forgotten it. With the CDC relay, which never marks rows published, any "
+                    + "message not parked is inserted again with the same id and content.")
     @ApiResponse(responseCode = "202", description = "Queued: the relay sends it shortly")
     @ApiResponse(responseCode = "404", ref = ProblemDocumentation.RESPONSES + ProblemDocumentation.NO_OUTBOX_MESSAGE)
     @ApiResponse(responseCode = "409", ref = ProblemDocumentation.RESPONSES + ProblemDocumentation.OUTBOX_MESSAGE_STATE)
@@ -195,8 +199,9 @@ class OutboxAdminController {
     }
 
     @Operation(operationId = "replay", summary = "Send published messages again",
-            description = "Makes the published messages of one aggregate, or of a time range, pending again; a "
-                    + "selection wider than the configured bounds is refused with 400.")
+            description = "Makes the published messages of one aggregate, or of a time range, pending again (with "
+                    + "the CDC relay: inserts the messages not parked again); a selection wider than the "
+                    + "configured bounds is refused with 400.")
     @ApiResponse(responseCode = "202", description = "How many were queued")
     @PostMapping(path = "/replay", consumes = MediaType.APPLICATION_JSON_VALUE)
     @ResponseStatus(HttpStatus.ACCEPTED)

@@ -35,4 +35,20 @@ public interface OutboxAdministration {
 
     /** {@link #resend} for up to {@code limit} published rows of the selection, lowest position first. */
     int resendPublished(ReplaySelection selection, int limit);
+
+    // For a relay that reads inserts only (RelayReading.INSERTS, PostgreSQL): each statement deletes the rows and
+    // inserts them again, pending with fresh attempts and the same id and content, so the change log carries them
+    // once more; rows of one statement are inserted in their old order.
+
+    /** Inserts parked messages again, pending with a fresh attempt count; returns how many. */
+    int insertParkedAgain(Collection<UUID> ids);
+
+    /** Inserts the row again if it is not parked; false when there is no such row that is not parked. */
+    boolean insertAgain(UUID id);
+
+    /** How many rows of the selection are not parked, counting at most {@code atMost} + 1. */
+    long countNotParked(ReplaySelection selection, int atMost);
+
+    /** {@link #insertAgain(UUID)} for up to {@code limit} rows of the selection not parked, lowest position first. */
+    int insertAgain(ReplaySelection selection, int limit);
 }

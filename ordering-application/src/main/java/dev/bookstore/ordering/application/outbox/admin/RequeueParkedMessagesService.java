@@ -4,25 +4,31 @@ import dev.bookstore.ordering.application.outbox.OutboxCommitListener;
 import java.util.List;
 import java.util.UUID;
 
-/** Parked messages made pending again through {@link OutboxAdministration#unpark}, which resets attempts and due time. */
+/**
+ * Parked messages sent again with a fresh attempt count: made pending ({@link OutboxAdministration#unpark}) for the
+ * polling relay, inserted again ({@link OutboxAdministration#insertParkedAgain}) for a relay that reads inserts.
+ */
 public final class RequeueParkedMessagesService implements RequeueParkedMessagesUseCase {
 
     private final OutboxAdministration administration;
     private final OutboxCommitListener changes;
+    private final RelayReading reading;
     private final int chunk;
 
-    public RequeueParkedMessagesService(OutboxAdministration administration, OutboxCommitListener changes, int chunk) {
+    public RequeueParkedMessagesService(OutboxAdministration administration, OutboxCommitListener changes,
+                                        RelayReading reading, int chunk) {
         if (chunk < 1) {
             throw new IllegalArgumentException("chunk must be positive, got " + chunk);
         }
         this.administration = administration;
         this.changes = changes;
+        this.reading = reading;
         this.chunk = chunk;
     }
 
     @Override
     public void requeue(UUID id) {
-        if (administration.unpark(List.of(id)) == 0) {
+        if (sendAgain(List.of(id)) == 0) {
             throw OutboxStates.unchanged(administration, id, OutboxEntry.Status.PARKED);
         }
         changes.outboxMessagesCommitted(1);
@@ -37,7 +43,7 @@ public final class RequeueParkedMessagesService implements RequeueParkedMessages
         do {
             page = administration.parked(after, chunk);
             if (!page.isEmpty()) {
-                total += administration.unpark(page.stream().map(OutboxEntry::id).toList());
+                total += sendAgain(page.stream().map(OutboxEntry::id).toList());
                 after = page.get(page.size() - 1).message().position();
             }
         } while (page.size() == chunk);
@@ -45,5 +51,9 @@ public final class RequeueParkedMessagesService implements RequeueParkedMessages
             changes.outboxMessagesCommitted(total);
         }
         return total;
+    }
+
+    private int sendAgain(List<UUID> ids) {
+        return reading == RelayReading.INSERTS ? administration.insertParkedAgain(ids) : administration.unpark(ids);
     }
 }

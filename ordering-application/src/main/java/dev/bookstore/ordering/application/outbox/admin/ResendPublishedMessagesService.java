@@ -5,8 +5,9 @@ import java.time.Clock;
 import java.util.UUID;
 
 /**
- * Published messages made pending again, so the relay sends them as it sends everything: one path to the broker,
- * with confirms, retries and parking, and the original message id (the consumers' inbox key).
+ * Sent messages queued again, so the relay sends them as it sends everything: one path to the broker, with confirms,
+ * retries and parking, and the original message id (the consumers' inbox key). For the polling relay the published
+ * rows are made pending; for a relay that reads inserts the rows not parked are inserted again.
  */
 public final class ResendPublishedMessagesService implements ResendPublishedMessagesUseCase {
 
@@ -14,19 +15,23 @@ public final class ResendPublishedMessagesService implements ResendPublishedMess
     private final ReplayLimits limits;
     private final Clock clock;
     private final OutboxCommitListener changes;
+    private final boolean readsInserts;
 
     public ResendPublishedMessagesService(OutboxAdministration outbox, ReplayLimits limits, Clock clock,
-                                          OutboxCommitListener changes) {
+                                          OutboxCommitListener changes, RelayReading reading) {
         this.outbox = outbox;
         this.limits = limits;
         this.clock = clock;
         this.changes = changes;
+        this.readsInserts = reading == RelayReading.INSERTS;
     }
 
     @Override
     public void resend(UUID id) {
-        if (!outbox.resend(id)) {
-            throw OutboxStates.unchanged(outbox, id, OutboxEntry.Status.PUBLISHED);
+        if (!(readsInserts ? outbox.insertAgain(id) : outbox.resend(id))) {
+            // Rows a relay that reads inserts has sent stay pending.
+            throw OutboxStates.unchanged(outbox, id,
+                    readsInserts ? OutboxEntry.Status.PENDING : OutboxEntry.Status.PUBLISHED);
         }
         changes.outboxMessagesCommitted(1);
     }
@@ -36,13 +41,15 @@ public final class ResendPublishedMessagesService implements ResendPublishedMess
         limits.refusal(selection, clock.instant()).ifPresent(refusal -> {
             throw new InvalidReplayException(refusal.field(), refusal.reason());
         });
-        long matching = outbox.countPublished(selection, limits.maxMessages());
+        long matching = readsInserts ? outbox.countNotParked(selection, limits.maxMessages())
+                : outbox.countPublished(selection, limits.maxMessages());
         if (matching > limits.maxMessages()) {
             throw new InvalidReplayException(selection.byTime() ? "to" : "aggregateId",
-                    "selects more than " + limits.maxMessages() + " published messages; narrow the selection");
+                    "selects more than " + limits.maxMessages() + " sent messages; narrow the selection");
         }
         // Bounded again by the statement itself, should rows have been published since the count.
-        int resent = outbox.resendPublished(selection, limits.maxMessages());
+        int resent = readsInserts ? outbox.insertAgain(selection, limits.maxMessages())
+                : outbox.resendPublished(selection, limits.maxMessages());
         if (resent > 0) {
             changes.outboxMessagesCommitted(resent);
         }

@@ -12,12 +12,13 @@ public interface ResendPublishedMessagesUseCase {
     /**
      * @throws OutboxMessageNotFoundException when there is no such message
      * @throws OutboxMessageStateException when it is not published (a pending one goes out anyway, a parked one
-     *                                     is requeued)
+     *                                     is requeued); with a relay that reads inserts, when it is parked
      */
     void resend(UUID id);
 
     /**
-     * Queues the published messages of a bounded selection again; returns how many.
+     * Queues the sent messages of a bounded selection again (published ones; with a relay that reads inserts,
+     * those not parked); returns how many.
      *
      * @throws InvalidReplayException when the selection is unbounded, too wide, reaches past the retention or
      *                                matches more messages than allowed (then nothing is queued)

@@ -27,8 +27,9 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Failures are charged as the polling relay charges them: a nack, a return or a missing confirm is an attempt
  * of the first unsettled message, retried after the backoff and parked after {@code maxAttempts}, so it blocks the
- * stream only for a bounded time; an unavailable broker charges nobody. Attempts are counted in memory by the one
- * instance that reads the log; a new reader starts counting again.
+ * stream only for a bounded time; an unavailable broker charges nobody. Attempts are counted on the message's row,
+ * one statement per failure (none per delivered message), so a reader that takes over goes on counting; in memory
+ * only for a row that is gone.
  */
 public final class RelayCapturedMessagesService implements RelayCapturedMessagesUseCase {
 
@@ -39,6 +40,7 @@ public final class RelayCapturedMessagesService implements RelayCapturedMessages
     private final CaptureSettings settings;
     private final Clock clock;
     private final RelayMetrics metrics;
+    /** Failed attempts of messages whose row is gone. */
     private final Map<UUID, Integer> failures = new HashMap<>();
 
     /** {@code metrics} hears of every outcome, as from the polling relay, so the relay's counters count both modes. */
@@ -89,7 +91,8 @@ public final class RelayCapturedMessagesService implements RelayCapturedMessages
             return new CapturedRound(settledBefore, settings.brokerRetry(), error);
         }
         metrics.failed(message, outcome, true);
-        int attempts = failures.merge(message.id(), 1, Integer::sum);
+        int attempts = parking.recordFailure(message.id(), error)
+                .orElseGet(() -> failures.merge(message.id(), 1, Integer::sum));
         if (attempts >= settings.maxAttempts()
                 || (outcome == Outcome.RETURNED && settings.unroutable() == Unroutable.PARK)) {
             LOG.log(System.Logger.Level.WARNING, "Parked outbox message {0} after {1} failed attempts: {2}",

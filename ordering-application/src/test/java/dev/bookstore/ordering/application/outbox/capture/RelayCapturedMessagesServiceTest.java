@@ -13,7 +13,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -41,11 +44,24 @@ class RelayCapturedMessagesServiceTest {
             metered.add("parked " + message.aggregateId());
         }
     };
+    /** The outbox rows' attempts, as the database keeps them for every reader; a message without a row has none. */
+    private final Map<UUID, Integer> rowAttempts = new HashMap<>();
+    private final CapturedMessageParking rows = new CapturedMessageParking() {
+        @Override
+        public OptionalInt recordFailure(UUID messageId, String error) {
+            return rowAttempts.containsKey(messageId)
+                    ? OptionalInt.of(rowAttempts.merge(messageId, 1, Integer::sum)) : OptionalInt.empty();
+        }
+
+        @Override
+        public void park(UUID messageId, int attempts, String error) {
+            parked.add(messageId + " after " + attempts + ": " + error);
+        }
+    };
     private final RelayCapturedMessagesService relay = relay(3, Unroutable.RETRY);
 
     private RelayCapturedMessagesService relay(int maxAttempts, Unroutable unroutable) {
-        return new RelayCapturedMessagesService(broker,
-                (id, attempts, error) -> parked.add(id + " after " + attempts + ": " + error),
+        return new RelayCapturedMessagesService(broker, rows,
                 new CaptureSettings(Duration.ofSeconds(1), maxAttempts,
                         new Backoff(Duration.ofSeconds(1), Duration.ofMinutes(1), () -> 1.0), BROKER_RETRY,
                         unroutable), Clock.systemUTC(), metrics);
@@ -93,6 +109,7 @@ class RelayCapturedMessagesServiceTest {
 
     @Test
     void aMessageThatNeverGoesThroughIsParkedAfterMaxAttemptsAndNoLongerBlocks() {
+        // No row kept for it here: counted in memory, as for a row that is gone.
         OutboxMessage poison = message("a", 0);
         OutboxMessage next = message("b", 1);
         broker.answer(poison.id(), Outcome.RETURNED);
@@ -106,6 +123,21 @@ class RelayCapturedMessagesServiceTest {
         assertThat(metered).as("the relay's counters hear of every outcome").containsExactly(
                 "RETURNED charged a", "RETURNED charged a", "RETURNED charged a", "parked a", "published b");
         assertThat(broker.deliveredIds()).contains(next.id()).doesNotContain(poison.id());
+    }
+
+    @Test
+    void aReaderThatTakesOverGoesOnCountingTheAttemptsKeptOnTheRow() {
+        OutboxMessage poison = message("a", 0);
+        rowAttempts.put(poison.id(), 0);
+        broker.answer(poison.id(), Outcome.NACKED);
+
+        assertThat(relay.relay(List.of(poison), () -> false).settled()).isZero();
+        assertThat(relay.relay(List.of(poison), () -> false).settled()).isZero();
+        RelayCapturedMessagesService nextReader = relay(3, Unroutable.RETRY);
+
+        assertThat(nextReader.relay(List.of(poison), () -> false).settled()).isEqualTo(1);
+        assertThat(rowAttempts).containsEntry(poison.id(), 3);
+        assertThat(parked).singleElement().asString().startsWith(poison.id() + " after 3: NACKED");
     }
 
     @Test
