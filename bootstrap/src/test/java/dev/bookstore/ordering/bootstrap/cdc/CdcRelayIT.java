@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
@@ -214,14 +213,7 @@ class CdcRelayIT {
     }
 
     private String insert(String aggregateId, String routingKey) {
-        UUID id = UUID.randomUUID();
-        jdbc.update("""
-                INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload,
-                                            headers, occurred_at)
-                VALUES (?, 'order', ?, 'bookstore.order-placed.v1', ?, ?, ?::jsonb, ?::jsonb, now())""",
-                id, aggregateId, exchange, routingKey, "{\"orderId\":\"" + aggregateId + "\"}",
-                "{\"traceparent\":\"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01\"}");
-        return id.toString();
+        return bed.insertOutboxRow(aggregateId, routingKey);
     }
 
     private long count(String id) {

@@ -12,6 +12,7 @@ import org.springframework.amqp.core.Queue;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 import org.springframework.amqp.rabbit.core.RabbitAdmin;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
+import org.springframework.jdbc.core.JdbcOperations;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
@@ -45,6 +46,23 @@ public record CdcTestBed(TestDatabase database, JdbcTemplate jdbc, TestRabbit.Br
     /** The next message in the test queue, or null. */
     public Message receive() {
         return new RabbitTemplate(consumerConnection).receive(queue.getName());
+    }
+
+    /** Inserts one outbox row bound for this bed's exchange, in a transaction of its own; returns its id. */
+    public String insertOutboxRow(String aggregateId, String routingKey) {
+        return insertOutboxRow(jdbc, aggregateId, routingKey);
+    }
+
+    /** The same through {@code writer}, for a row inserted in a transaction the caller holds open. */
+    public String insertOutboxRow(JdbcOperations writer, String aggregateId, String routingKey) {
+        UUID id = UUID.randomUUID();
+        writer.update("""
+                INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload,
+                                            headers, occurred_at)
+                VALUES (?, 'order', ?, 'bookstore.order-placed.v1', ?, ?, ?::jsonb, ?::jsonb, now())""",
+                id, aggregateId, exchange, routingKey, "{\"orderId\":\"" + aggregateId + "\"}",
+                "{\"traceparent\":\"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01\"}");
+        return id.toString();
     }
 
     private int activeSlots() {
