@@ -2,12 +2,12 @@
 # Fault drills: two instances of the built jar on the local PostgreSQL (or MariaDB) and RabbitMQ, load, one fault,
 # and an audit of every committed order against every message that reached an audit queue. See README.md.
 #
-#   perf/drills/run.sh [poison|kill|broker|db|skew|all ...]      (default: all, in that order)
-#   DB=mariadb perf/drills/run.sh ...                            (the same drills on MariaDB)
+#   perf/drills/run.sh [poison|kill|broker|db|skew|skew-cdc|all ...]   (default: all = the first five, in order)
+#   DB=mariadb perf/drills/run.sh ...                            (the same drills on MariaDB; skew-cdc is PostgreSQL's)
 #
 # Knobs (environment): DB (postgres|mariadb), JAR, BROKER_FAULT (proxy|stop-app), RATE, LOAD_SECONDS, KILL_ROWS,
 # POISON_GOOD_ROWS, WARMUP_SECONDS, WARMUP_RATE, SKEW_ORDERS, SKEW, FAKETIME_LIB, LEASE, START_TIMEOUT, PORT_A,
-# PORT_B, JAVA_OPTS, DB_HOST, DB_PORT, DB_USER, RABBIT_HOST, RABBIT_PORT.
+# PORT_B, JAVA_OPTS, DB_HOST, DB_PORT, DB_USER, RABBIT_HOST, RABBIT_PORT, CDC_DB_PORT.
 set -euo pipefail
 
 DRILL_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -47,6 +47,7 @@ DB_PORT=${DB_PORT:-$DEFAULT_DB_PORT}
 DB_USER=${DB_USER:-$DEFAULT_DB_USER}
 RABBIT_HOST=${RABBIT_HOST:-127.0.0.1}
 RABBIT_PORT=${RABBIT_PORT:-5672}
+CDC_DB_PORT=${CDC_DB_PORT:-15432}
 
 DB_NAME=ordering_drill
 EXCHANGE=bookstore.ordering.drill
@@ -79,6 +80,7 @@ PROXY_PID=""
 LOAD_PID=""
 BROKER_APP_STOPPED=0
 DB_CREATED=0
+SCRATCH_PG=""
 QUEUE_DECLARED=0
 CP=""
 CLEANED=0
@@ -125,9 +127,11 @@ drill_cleanup() {
         QUEUE_DECLARED=0
     fi
     if [[ $DB_CREATED == 1 ]]; then
-        drop_database >/dev/null 2>&1 || log "could not drop $DB_NAME"
+        # a scratch cluster goes with its databases (and its slot, which would refuse the drop)
+        [[ -n $SCRATCH_PG ]] || drop_database >/dev/null 2>&1 || log "could not drop $DB_NAME"
         DB_CREATED=0
     fi
+    stop_scratch_postgres
 }
 
 cleanup() {
@@ -386,6 +390,38 @@ read -r -a JAVA_OPTS_ARRAY <<<"$JAVA_OPTS"
 # ---------------------------------------------------------------------------------------------------------------
 # Building blocks
 # ---------------------------------------------------------------------------------------------------------------
+# The cdc drill's PostgreSQL: a cluster of its own with wal_level=logical, made with the installed server's binaries
+# (pg_config --bindir) in a temporary directory, on CDC_DB_PORT, so that the machine's server is never
+# reconfigured; stopped and deleted by drill_cleanup on every exit path. initdb refuses to run as root: as root,
+# the cluster belongs to the postgres user.
+scratch_pg() { # binary args...: one of the server's binaries, as the scratch cluster's owner
+    local bin
+    bin="$(pg_config --bindir)/$1"
+    shift
+    if [[ $(id -u) == 0 ]]; then runuser -u postgres -- "$bin" "$@"; else "$bin" "$@"; fi
+}
+start_scratch_postgres() {
+    command -v pg_config >/dev/null || die "pg_config is not installed (the cdc drill makes a cluster with the server's binaries)"
+    port_in_use "$CDC_DB_PORT" && die "port $CDC_DB_PORT is taken (CDC_DB_PORT)"
+    SCRATCH_PG=$(mktemp -d "${TMPDIR:-/tmp}/ordering-drill-pg.XXXXXX")
+    [[ $(id -u) != 0 ]] || chown postgres "$SCRATCH_PG"
+    scratch_pg initdb -D "$SCRATCH_PG/data" -U postgres --auth=trust --no-sync >"$WORK/$DRILL-initdb.log" 2>&1 ||
+        die "initdb failed: $(tail -n 5 "$WORK/$DRILL-initdb.log")"
+    local options="-p $CDC_DB_PORT -c listen_addresses=127.0.0.1 -c unix_socket_directories=$SCRATCH_PG"
+    options+=" -c wal_level=logical -c max_replication_slots=4 -c max_wal_senders=4"
+    scratch_pg pg_ctl -D "$SCRATCH_PG/data" -l "$SCRATCH_PG/postgres.log" -w -t 60 -o "$options" start >/dev/null ||
+        die "the scratch PostgreSQL did not start: $(tail -n 5 "$SCRATCH_PG/postgres.log")"
+    log "scratch PostgreSQL cluster with wal_level=logical on 127.0.0.1:$CDC_DB_PORT"
+}
+stop_scratch_postgres() {
+    [[ -n $SCRATCH_PG ]] || return 0
+    scratch_pg pg_ctl -D "$SCRATCH_PG/data" -m immediate -w stop >/dev/null 2>&1 ||
+        log "could not stop the scratch PostgreSQL in $SCRATCH_PG"
+    cp "$SCRATCH_PG/postgres.log" "$WORK/$DRILL-postgres.log" 2>/dev/null || true
+    rm -rf "$SCRATCH_PG"
+    SCRATCH_PG=""
+}
+
 fresh_database() {
     drop_database >/dev/null
     db_admin "CREATE DATABASE $DB_NAME" >/dev/null
@@ -459,10 +495,16 @@ declare -A INSTANCE_PORT=([a]=$PORT_A [b]=$PORT_B [c]=$PORT_A)
 
 pending_rows() { db_drill "SELECT count(*) FROM outbox_message WHERE status = 'PENDING'"; }
 
-await_drain() { # until no row is pending and the consumer has seen every published order message (120 s at most)
+# until no row is pending and the consumer has seen every published order message (120 s at most); with the CDC
+# relay (DRILL_RELAY=cdc), which marks no row published, until it has seen every order message
+DRILL_RELAY=polling
+await_drain() {
     local started=$SECONDS published
     while true; do
-        if [[ $(pending_rows) == 0 ]]; then
+        if [[ $DRILL_RELAY == cdc ]]; then
+            published=$(db_drill "SELECT count(*) FROM outbox_message WHERE routing_key LIKE 'order.%'")
+            (($(wc -l <"$AUDIT") >= published)) && break
+        elif [[ $(pending_rows) == 0 ]]; then
             published=$(db_drill "SELECT count(*) FROM outbox_message WHERE status = 'PUBLISHED' AND routing_key LIKE 'order.%'")
             (($(wc -l <"$AUDIT") >= published)) && break
         fi
@@ -729,8 +771,10 @@ drill_db() {
     audit_load "$requests" "$fault_end"
 }
 
-drill_skew() {
-    log "== skew: two writers whose clocks differ by $SKEW, relays off; then one relay in ordered mode"
+# The writers of both skew drills, relays off: instance b's wall clock SKEW behind (libfaketime), SKEW_ORDERS orders
+# each placed on a and cancelled at once on b; then both stop. A command given runs once both are up (the schema
+# is then migrated), before the first order. Sets SKEW_REQUESTS and SKEW_STAMPED_EARLIER.
+skew_writers() { # [command...]
     find_libfaketime() { compgen -G '/usr/lib/*/faketime/libfaketime.so.1' | head -n 1 || true; }
     local lib=${FAKETIME_LIB:-$(find_libfaketime)}
     if [[ -z $lib ]]; then
@@ -742,34 +786,68 @@ drill_skew() {
         lib=$(find_libfaketime)
         [[ -n $lib ]] || die "libfaketime.so.1 not found after installing faketime (set FAKETIME_LIB)"
     fi
-    fresh_database
-    start_consumer
     start_instance a "$PORT_A" --ordering.outbox.relay=none
     # libfaketime shifts the wall clock only: the JVM's monotonic clock (timeouts, schedulers) stays real. Preloaded
     # by env, which execs java (the faketime wrapper would fork it, and the drill could not stop it by its pid).
     start_instance b "$PORT_B" --prefix env "LD_PRELOAD=$lib" "FAKETIME=$SKEW" FAKETIME_DONT_FAKE_MONOTONIC=1 -- \
         --ordering.outbox.relay=none
     await_instances a b
-    local requests="$WORK/$DRILL-requests.txt" stamped_earlier
+    (($# == 0)) || "$@"
+    SKEW_REQUESTS="$WORK/$DRILL-requests.txt"
     java "$DRILL_DIR/DrillLoad.java" --urls "http://127.0.0.1:$PORT_A,http://127.0.0.1:$PORT_B" --cancel \
-        --count "$SKEW_ORDERS" --out "$requests" >"$WORK/$DRILL-load.log" 2>&1 || die "the load generator failed"
+        --count "$SKEW_ORDERS" --out "$SKEW_REQUESTS" >"$WORK/$DRILL-load.log" 2>&1 || die "the load generator failed"
     grep '^LOAD' "$WORK/$DRILL-load.log" || true
     # the skew is real: the writers' own timestamps put the cancel before the placement
-    stamped_earlier=$(db_drill "SELECT count(*) FROM outbox_message c JOIN outbox_message p
-                                    ON p.aggregate_id = c.aggregate_id AND p.routing_key = 'order.placed'
-                                  WHERE c.routing_key = 'order.cancelled' AND c.occurred_at < p.occurred_at")
-    log "$stamped_earlier of $SKEW_ORDERS cancellations carry a writer's timestamp (occurred_at) before their placement's"
+    SKEW_STAMPED_EARLIER=$(db_drill "SELECT count(*) FROM outbox_message c JOIN outbox_message p
+                                         ON p.aggregate_id = c.aggregate_id AND p.routing_key = 'order.placed'
+                                       WHERE c.routing_key = 'order.cancelled' AND c.occurred_at < p.occurred_at")
+    log "$SKEW_STAMPED_EARLIER of $SKEW_ORDERS cancellations carry a writer's timestamp (occurred_at) before their placement's"
     stop_pid "${INSTANCE_PID[a]}"
     stop_pid "${INSTANCE_PID[b]}"
     INSTANCE_PID=()
-    local fault_end
-    start_instance c "$PORT_A" --ordering.outbox.ordered=true
+}
+
+skew_drain() { # relay instance c's args -- audit args: c drains the writers' backlog alone; then the audit
+    local relay=()
+    while [[ $1 != -- ]]; do
+        relay+=("$1")
+        shift
+    done
+    shift
+    start_instance c "$PORT_A" "${relay[@]}"
     await_instances c
     await_drain
     # the relay starts draining before its instance answers on the probe: the drain counts from its first delivery
+    local fault_end
     fault_end=$(head -n 1 "$AUDIT" | cut -d' ' -f1)
-    DRILL_NOTE="occurred_at_inverted=$stamped_earlier"
-    audit --requests "$requests" --ordered --fault-end "$fault_end"
+    [[ -n $fault_end ]] || fault_end=$(now_ms) # nothing delivered: the audit counts them lost
+    DRILL_NOTE="occurred_at_inverted=$SKEW_STAMPED_EARLIER"
+    audit --requests "$SKEW_REQUESTS" --fault-end "$fault_end" "$@"
+}
+
+drill_skew() {
+    log "== skew: two writers whose clocks differ by $SKEW, relays off; then one relay in ordered mode"
+    fresh_database
+    start_consumer
+    skew_writers
+    skew_drain --ordering.outbox.ordered=true -- --ordered
+}
+
+# The same writers, then one relay in cdc mode, not in ordered mode: it sends in the order of the commits in the
+# write-ahead log. PostgreSQL only, on a scratch cluster (start_scratch_postgres), as its superuser (which may
+# replicate). The slot is made before the first order, as the first cdc start would make it: the relay reads only
+# what commits after that (snapshot.mode=no_data). Not before the schema: pgoutput reads the publication (Flyway
+# V8) as of each change it decodes, and fails on the changes from before it existed.
+make_slot() { db_drill "SELECT pg_create_logical_replication_slot('ordering_outbox', 'pgoutput')" >/dev/null; }
+drill_skew-cdc() {
+    [[ $DB == postgres ]] || die "skew-cdc reads PostgreSQL's write-ahead log: DB=postgres only"
+    log "== skew-cdc: two writers whose clocks differ by $SKEW, relays off; then one relay in cdc mode, not ordered"
+    start_scratch_postgres
+    DB_PORT=$CDC_DB_PORT DB_USER=postgres DRILL_RELAY=cdc
+    fresh_database
+    start_consumer
+    skew_writers make_slot
+    skew_drain --ordering.outbox.relay=cdc -- --cdc
 }
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -780,7 +858,7 @@ DRILLS=("$@")
 log "fault drills on $DB_LABEL $(server_version) at $DB_HOST:$DB_PORT: ${DRILLS[*]}; console log: ${RUN_LOG#"$REPO_ROOT"/}"
 FAILED=()
 for DRILL in "${DRILLS[@]}"; do
-    declare -F "drill_$DRILL" >/dev/null || die "unknown drill $DRILL (poison, kill, broker, db, skew, all)"
+    declare -F "drill_$DRILL" >/dev/null || die "unknown drill $DRILL (poison, kill, broker, db, skew, skew-cdc, all)"
     DRILL_NOTE=""
     status=0
     # each drill in a subshell of its own, which cleans up after itself on every exit path (and is stopped, with

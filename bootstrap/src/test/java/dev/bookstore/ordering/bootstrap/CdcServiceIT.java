@@ -140,10 +140,6 @@ class CdcServiceIT {
     }
 
     private ServiceInstance start(Map<String, String> overrides) {
-        Map<String, String> properties = new HashMap<>(overrides);
-        properties.put("spring.rabbitmq.username", bed.broker().username());
-        properties.put("spring.rabbitmq.password", bed.broker().password());
-        return ServiceInstance.start(bed.database(), bed.broker().host(), bed.broker().port(), bed.exchange(),
-                properties);
+        return ServiceInstance.start(bed, bed.broker().port(), overrides);
     }
 }

@@ -68,10 +68,10 @@ abstract class RetentionContract {
 
     @Test
     void theOutboxRetentionDeletesOldPublishedRowsAndNeverParkedOrPendingOnes() {
-        UUID oldPublished = insertOutboxRow("PUBLISHED", engine().plusMillis(engine().now(), -2 * DAY));
-        UUID recentPublished = insertOutboxRow("PUBLISHED", engine().plusMillis(engine().now(), -HOUR));
-        UUID oldParked = insertOutboxRow("PARKED", null);
-        UUID oldPending = insertOutboxRow("PENDING", null);
+        UUID oldPublished = insert("PUBLISHED", engine().plusMillis(engine().now(), -2 * DAY));
+        UUID recentPublished = insert("PUBLISHED", engine().plusMillis(engine().now(), -HOUR));
+        UUID oldParked = insert("PARKED", null);
+        UUID oldPending = insert("PENDING", null);
         jdbc.update("UPDATE outbox_message SET occurred_at = %1$s, created_at = %1$s, next_attempt_at = %2$s"
                 .formatted(engine().plusMillis(engine().now(), -30 * DAY), engine().plusMillis(engine().now(), DAY)));
 
@@ -104,7 +104,7 @@ abstract class RetentionContract {
         return registry.get(IncompletePublicationsGauge.NAME).gauge().value();
     }
 
-    private UUID insertOutboxRow(String status, String publishedAt) {
+    private UUID insert(String status, String publishedAt) {
         UUID id = UUID.randomUUID();
         jdbc.update("INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, "
                 + "payload, occurred_at, status, published_at) VALUES (?, 'order', 'order-1', "

@@ -3,6 +3,7 @@ package dev.bookstore.ordering.bootstrap;
 import dev.bookstore.ordering.OrderingApplication;
 import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.adapters.persistence.testing.TestEngine;
+import dev.bookstore.ordering.bootstrap.cdc.CdcTestBed;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -43,6 +44,14 @@ final class ServiceInstance implements AutoCloseable {
                 .profiles(database.mariaDb() ? TestEngine.MARIADB.profile() : TestEngine.POSTGRESQL.profile())
                 .run(args);
         return new ServiceInstance(context);
+    }
+
+    /** An instance on a CDC test bed's database and exchange, reaching its broker at {@code rabbitPort} (or a proxy). */
+    static ServiceInstance start(CdcTestBed bed, int rabbitPort, Map<String, String> overrides) {
+        Map<String, String> properties = new LinkedHashMap<>(overrides);
+        properties.put("spring.rabbitmq.username", bed.broker().username());
+        properties.put("spring.rabbitmq.password", bed.broker().password());
+        return start(bed.database(), bed.broker().host(), rabbitPort, bed.exchange(), properties);
     }
 
     <T> T bean(Class<T> type) {

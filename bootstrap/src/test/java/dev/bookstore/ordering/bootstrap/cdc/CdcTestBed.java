@@ -23,6 +23,7 @@ import org.springframework.amqp.core.Queue;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 import org.springframework.amqp.rabbit.core.RabbitAdmin;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
+import org.springframework.jdbc.core.JdbcOperations;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
@@ -67,21 +68,26 @@ public record CdcTestBed(TestDatabase database, JdbcTemplate jdbc, TestRabbit.Br
         return new CdcRelay(settings, around.apply(service));
     }
 
-    /** Inserts an outbox row for this bed's exchange, as the service writes one; returns its id. */
+    /** The next message in the test queue, or null. */
+    public Message receive() {
+        return new RabbitTemplate(consumerConnection).receive(queue.getName());
+    }
+
+    /** Inserts one outbox row for this bed's exchange, as the service writes one, committed; returns its id. */
     public String insert(String aggregateId, String routingKey) {
+        return insert(jdbc, aggregateId, routingKey);
+    }
+
+    /** The same through {@code writer}, for a row inserted in a transaction the caller holds open. */
+    public String insert(JdbcOperations writer, String aggregateId, String routingKey) {
         UUID id = UUID.randomUUID();
-        jdbc.update("""
+        writer.update("""
                 INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload,
                                             headers, occurred_at)
                 VALUES (?, 'order', ?, 'bookstore.order-placed.v1', ?, ?, ?::jsonb, ?::jsonb, now())""",
                 id, aggregateId, exchange, routingKey, "{\"orderId\":\"" + aggregateId + "\"}",
                 "{\"traceparent\":\"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01\"}");
         return id.toString();
-    }
-
-    /** The next message in the test queue, or null. */
-    public Message receive() {
-        return new RabbitTemplate(consumerConnection).receive(queue.getName());
     }
 
     private int activeSlots() {
