@@ -68,6 +68,9 @@ for round in $(seq 1 "$CDC_ROUNDS"); do
         read -r orders1 cpu1 db1 lsn1 <<<"$(counters)"
         wal=$(db_bench "SELECT pg_wal_lsn_diff('$lsn1', '$lsn0')")
         read -r all relay <<<"$(statements | tr '|' ' ')"
+        log "  $mode: the statements that took the server longest (calls, ms, statement):"
+        db_bench "SELECT calls, round(total_exec_time), left(regexp_replace(query, '\s+', ' ', 'g'), 80)
+                    FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 8" | sed 's/^/    /'
         n=$((orders1 - orders0))
         bench_queue purge >/dev/null
         step_search "$URL" "$out" --jdbc-url "$(jdbc_url)" --jdbc-user "$DB_USER" \
@@ -110,7 +113,7 @@ for mode in polling cdc; do
     cells=""
     for key in placed99 held wal_per svc_ms db_ms all_per relay_per; do
         # shellcheck disable=SC2086
-        cells+=" $(median ${CDC_VALUES[$mode.$key]}) |"
+        cells+=" $(printf '%.4g' "$(median ${CDC_VALUES[$mode.$key]})") |"
     done
     report "| $mode |$cells"
 done
