@@ -6,7 +6,8 @@
 #
 # Knobs (environment): DB, JAR, DURATION, WARMUP, WARMUP_ROUND, WARMUP_JIT_PERCENT, WARMUP_MAX, CONCURRENCY, OPEN_RATE,
 # OPEN_SECONDS, STEP_RATES, STEP_SECONDS, P99_LIMIT_MS, PEER_ROUNDS, PEER_PORT, IDLE_SECONDS, VACUUM_EVERY, PORT,
-# SERVICE_JVM, JAVA_OPTS, EXTRA_ARGS, AUTH_HEADER, KEEP_DB, DB_HOST, DB_PORT, DB_USER, RABBIT_HOST, RABBIT_PORT.
+# SERVICE_JVM, JAVA_OPTS, EXTRA_ARGS, AUTH_HEADER, KEEP_DB, DB_HOST, DB_PORT, DB_USER, RABBIT_HOST, RABBIT_PORT;
+# CDC=1 (polling against cdc on a scratch cluster instead, cdc.sh), CDC_ROUNDS, CDC_PORT.
 set -euo pipefail
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -46,6 +47,7 @@ EXTRA_ARGS=${EXTRA_ARGS:-}
 # Hook for the coming bearer token: the value of the Authorization header ("Bearer eyJ..."), sent by wrk and OpenLoop.
 AUTH_HEADER=${AUTH_HEADER:-}
 KEEP_DB=${KEEP_DB:-0}
+CDC=${CDC:-0}
 # the engine the service stores its data on: postgres (the default) or mariadb; "What differs between the engines"
 # below holds every step that is not the same on both
 DB=${DB:-postgres}
@@ -169,6 +171,9 @@ cleanup() {
             drop_database >/dev/null 2>&1 &&
                 log "dropped database $DB_NAME" || log "could not drop database $DB_NAME"
         fi
+    fi
+    if declare -F logical_cluster_stop >/dev/null; then
+        logical_cluster_stop && log "removed the scratch cluster"
     fi
     rm -f "$REPORT" "$WORK"/pgbench-c*.log.* 2>/dev/null
     if [[ $status != 0 ]]; then
@@ -414,6 +419,15 @@ start_maintenance() {
 
 # Lines of the final report (markdown), printed and saved at the end.
 report() { printf '%s\n' "$*" >>"$REPORT"; }
+# The report on the console, between cut marks, and saved as RESULT
+print_report() {
+    echo
+    echo "----- 8< -----"
+    cat "$REPORT"
+    echo "----- 8< -----"
+    cp "$REPORT" "$RESULT"
+    log "saved to ${RESULT#"$REPO_ROOT"/}"
+}
 
 # Autovacuum stand-in. A server with autovacuum off (CI machines) never vacuums nor analyzes the benchmark's
 # tables: dead rows pile up in the outbox and the registry, and plans made while the tables were empty stay (the
@@ -558,6 +572,87 @@ pause() { run_helper sleep "$1"; }
 
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
+# the listener's and the relay's work behind the orders of a phase: done once both are empty (at most 120 s)
+await_drained() {
+    local i behind pending
+    for i in $(seq 1 120); do
+        behind=$(listener_backlog)
+        pending=$(relay_backlog)
+        [[ $behind == 0 && $pending == 0 ]] && return 0
+        pause 1
+    done
+    log "WARNING: $behind listener runs and $pending outbox rows still to do after 120 s"
+}
+
+# Warm-up in rounds at 32 connections, each round counted until the JVM's deferred work is done (the service: its
+# listener and relay): at least WARMUP s, then until a round's JIT share is at most WARMUP_JIT_PERCENT (or WARMUP_MAX
+# s). On two cores the C2 compiler is still busy minutes into the load; a point measured before it settles charges the
+# compiling to the orders.
+#   warm_up URL PID AFTER_ROUND   (AFTER_ROUND: a command, e.g. await_drained, or :)   sets WARMED_UP, WARMUP_JIT_LAST
+warm_up() {
+    local url=$1 pid=$2 after_round=$3 cpu0 jit0 cpu1 jit1
+    WARMED_UP=0
+    WARMUP_JIT_LAST="–"
+    ((WARMUP > 0)) || return 0
+    log "warm-up: wrk, 32 connections, rounds of ${WARMUP_ROUND} s, at least ${WARMUP} s, until the JIT takes at most ${WARMUP_JIT_PERCENT} % of a round's CPU (at most ${WARMUP_MAX} s; not reported)"
+    while ((WARMED_UP < WARMUP_MAX)); do
+        cpu0=$(cpu_ticks "$pid")
+        jit0=$(jit_ticks "$pid")
+        run_helper wrk -t2 -c32 -d"${WARMUP_ROUND}s" --timeout 10s -s "$BENCH_DIR/post-order.lua" "$url" \
+            >"$WORK/wrk-warmup.out" 2>&1 || {
+            cat "$WORK/wrk-warmup.out"
+            die "wrk failed"
+        }
+        $after_round
+        cpu1=$(cpu_ticks "$pid")
+        jit1=$(jit_ticks "$pid")
+        WARMED_UP=$((WARMED_UP + WARMUP_ROUND))
+        WARMUP_JIT_LAST=$(awk -v j="$((jit1 - jit0))" -v t="$((cpu1 - cpu0))" 'BEGIN { if (t > 0) printf "%.1f", 100 * j / t; else print "0.0" }')
+        log "  warm-up ${WARMED_UP} s: the JIT took ${WARMUP_JIT_LAST} % of the round's CPU"
+        if ((WARMED_UP >= WARMUP)) && awk -v s="$WARMUP_JIT_LAST" -v l="$WARMUP_JIT_PERCENT" 'BEGIN { exit !(s <= l) }'; then
+            break
+        fi
+    done
+}
+
+# OpenLoop at OPEN_RATE for OPEN_SECONDS against URL $1, written to file $2
+fixed_rate() {
+    run_helper java -cp "$CP" -Dslf4j.internal.verbosity=ERROR "$BENCH_DIR/OpenLoop.java" --url "$1" \
+        --amqp-host "$RABBIT_HOST" --amqp-port "$RABBIT_PORT" --queue "$QUEUE" \
+        --rate "$OPEN_RATE" --seconds "$OPEN_SECONDS" --p99-limit-ms "$P99_LIMIT_MS" >"$2" || die "OpenLoop failed"
+}
+# OpenLoop's step search over STEP_RATES, STEP_SECONDS each, against URL $1, appended to file $2; more OpenLoop
+# options may follow
+step_search() {
+    local url=$1 out=$2
+    shift 2
+    log "open loop: steps ${STEP_RATES// /,} req/s, $STEP_SECONDS s each, on $url"
+    run_helper java -cp "$CP" -Dslf4j.internal.verbosity=ERROR "$BENCH_DIR/OpenLoop.java" --url "$url" \
+        --amqp-host "$RABBIT_HOST" --amqp-port "$RABBIT_PORT" --queue "$QUEUE" \
+        --rate 0 --seconds 0 --steps "${STEP_RATES// /,}" --step-seconds "$STEP_SECONDS" \
+        --p99-limit-ms "$P99_LIMIT_MS" "$@" >>"$out" || die "OpenLoop failed"
+    bench_queue purge >/dev/null
+}
+
+# The held step of an OpenLoop step-search output, by its table's column names: "rate|HTTP p50|HTTP p99|placed →
+# consumer p99|top" (top: the last step tried held, so the rate is a lower bound); an empty rate when none held.
+held_step() {
+    awk -F'|' '
+        function cell(name, v) { v = $col[name]; gsub(/^ +| +$/, "", v); return v }
+        /^\| rate req\/s/ { for (i = 2; i < NF; i++) { h = $i; gsub(/^ +| +$/, "", h); col[h] = i }; table = 1; next }
+        table && /^\|---/ { next }
+        table && /^\|/ {
+            last = cell("held")
+            if (last == "yes") { rate = cell("rate req/s"); p50 = cell("HTTP p50"); p99 = cell("HTTP p99"); placed = cell("placed → consumer p99") }
+            next
+        }
+        { table = 0 }
+        END { printf "%s|%s|%s|%s|%s\n", rate, p50, p99, placed, (last == "yes" ? "top" : "") }' "$1"
+}
+
+# The median of the numbers given (empty ones count as 0)
+median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 + 0 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
 # ---------------------------------------------------------------------------------------------------------------
 # 1. Prerequisites
 # ---------------------------------------------------------------------------------------------------------------
@@ -675,6 +770,12 @@ start_service() {
     launch_jvm SERVICE_PID service "$PORT" "$SERVICE_LOG" "$JAR" "${APP_ARGS[@]}"
 }
 
+if [[ $CDC == 1 ]]; then
+    # shellcheck source=cdc.sh
+    source "$BENCH_DIR/cdc.sh"
+    exit 0
+fi
+
 # ---------------------------------------------------------------------------------------------------------------
 # 2.-3. Fresh database; the service creates the schema (Flyway) and stops again
 # ---------------------------------------------------------------------------------------------------------------
@@ -739,17 +840,6 @@ for c in $CONCURRENCY; do
 done
 after_baseline
 
-# the listener's and the relay's work behind the orders of a phase: done once both are empty (at most 120 s)
-await_drained() {
-    local i behind pending
-    for i in $(seq 1 120); do
-        behind=$(listener_backlog)
-        pending=$(relay_backlog)
-        [[ $behind == 0 && $pending == 0 ]] && return 0
-        pause 1
-    done
-    log "WARNING: $behind listener runs and $pending outbox rows still to do after 120 s"
-}
 
 # ---------------------------------------------------------------------------------------------------------------
 # 6.-7. The service again: warm-up, then the closed loop (wrk)
@@ -759,36 +849,6 @@ CLK_TCK=$(getconf CLK_TCK)
 export AUTH_HEADER
 URL="$BASE_URL/orders"
 
-# Warm-up in rounds at 32 connections, each round counted until the JVM's deferred work is done (the service: its
-# listener and relay): at least WARMUP s, then until a round's JIT share is at most WARMUP_JIT_PERCENT (or WARMUP_MAX
-# s). On two cores the C2 compiler is still busy minutes into the load; a point measured before it settles charges the
-# compiling to the orders.
-#   warm_up URL PID AFTER_ROUND   (AFTER_ROUND: a command, e.g. await_drained, or :)   sets WARMED_UP, WARMUP_JIT_LAST
-warm_up() {
-    local url=$1 pid=$2 after_round=$3 cpu0 jit0 cpu1 jit1
-    WARMED_UP=0
-    WARMUP_JIT_LAST="–"
-    ((WARMUP > 0)) || return 0
-    log "warm-up: wrk, 32 connections, rounds of ${WARMUP_ROUND} s, at least ${WARMUP} s, until the JIT takes at most ${WARMUP_JIT_PERCENT} % of a round's CPU (at most ${WARMUP_MAX} s; not reported)"
-    while ((WARMED_UP < WARMUP_MAX)); do
-        cpu0=$(cpu_ticks "$pid")
-        jit0=$(jit_ticks "$pid")
-        run_helper wrk -t2 -c32 -d"${WARMUP_ROUND}s" --timeout 10s -s "$BENCH_DIR/post-order.lua" "$url" \
-            >"$WORK/wrk-warmup.out" 2>&1 || {
-            cat "$WORK/wrk-warmup.out"
-            die "wrk failed"
-        }
-        $after_round
-        cpu1=$(cpu_ticks "$pid")
-        jit1=$(jit_ticks "$pid")
-        WARMED_UP=$((WARMED_UP + WARMUP_ROUND))
-        WARMUP_JIT_LAST=$(awk -v j="$((jit1 - jit0))" -v t="$((cpu1 - cpu0))" 'BEGIN { if (t > 0) printf "%.1f", 100 * j / t; else print "0.0" }')
-        log "  warm-up ${WARMED_UP} s: the JIT took ${WARMUP_JIT_LAST} % of the round's CPU"
-        if ((WARMED_UP >= WARMUP)) && awk -v s="$WARMUP_JIT_LAST" -v l="$WARMUP_JIT_PERCENT" 'BEGIN { exit !(s <= l) }'; then
-            break
-        fi
-    done
-}
 warm_up "$URL" "$SERVICE_PID" await_drained
 bench_queue purge >/dev/null
 
@@ -868,10 +928,7 @@ machine0=$(machine_ticks)
 cpu0=$(cpu_ticks)
 jit0=$(jit_ticks)
 groups0=$(thread_group_ticks)
-run_helper java -cp "$CP" -Dslf4j.internal.verbosity=ERROR "$BENCH_DIR/OpenLoop.java" --url "$URL" \
-    --amqp-host "$RABBIT_HOST" --amqp-port "$RABBIT_PORT" --queue "$QUEUE" \
-    --rate "$OPEN_RATE" --seconds "$OPEN_SECONDS" --p99-limit-ms "$P99_LIMIT_MS" >"$WORK/openloop.md" ||
-    die "OpenLoop failed"
+fixed_rate "$URL" "$WORK/openloop.md"
 await_drained
 cpu1=$(cpu_ticks)
 machine1=$(machine_ticks)
@@ -896,18 +953,6 @@ log "  by thread, ms per order: $open_groups"
 } >>"$WORK/openloop.md"
 bench_queue purge >/dev/null
 
-# OpenLoop's step search over STEP_RATES, STEP_SECONDS each, against URL $1, appended to file $2; more OpenLoop
-# options may follow
-step_search() {
-    local url=$1 out=$2
-    shift 2
-    log "open loop: steps ${STEP_RATES// /,} req/s, $STEP_SECONDS s each, on $url"
-    run_helper java -cp "$CP" -Dslf4j.internal.verbosity=ERROR "$BENCH_DIR/OpenLoop.java" --url "$url" \
-        --amqp-host "$RABBIT_HOST" --amqp-port "$RABBIT_PORT" --queue "$QUEUE" \
-        --rate 0 --seconds 0 --steps "${STEP_RATES// /,}" --step-seconds "$STEP_SECONDS" \
-        --p99-limit-ms "$P99_LIMIT_MS" "$@" >>"$out" || die "OpenLoop failed"
-    bench_queue purge >/dev/null
-}
 # The service's step search also counts its unfinished work at each step's end (the in-process listener's runs and
 # the relay's rows) and holds a step only when that stays small; the peer defers no work, so it gets no such count.
 SERVICE_STEP_ARGS=(--jdbc-url "$(jdbc_url)" --jdbc-user "$DB_USER"
@@ -918,23 +963,6 @@ step_search "$URL" "$WORK/openloop.md" "${SERVICE_STEP_ARGS[@]}"
 # 8b. Capacity beside the plain dual-write peer (benchmarks/peer): the same step search on the service and on the
 # peer without and with a wait for each publisher confirm, PEER_ROUNDS rounds, interleaved. PostgreSQL only.
 # ---------------------------------------------------------------------------------------------------------------
-# The held step of an OpenLoop step-search output, by its table's column names: "rate|HTTP p50|HTTP p99|placed →
-# consumer p99|top" (top: the last step tried held, so the rate is a lower bound); an empty rate when none held.
-held_step() {
-    awk -F'|' '
-        function cell(name, v) { v = $col[name]; gsub(/^ +| +$/, "", v); return v }
-        /^\| rate req\/s/ { for (i = 2; i < NF; i++) { h = $i; gsub(/^ +| +$/, "", h); col[h] = i }; table = 1; next }
-        table && /^\|---/ { next }
-        table && /^\|/ {
-            last = cell("held")
-            if (last == "yes") { rate = cell("rate req/s"); p50 = cell("HTTP p50"); p99 = cell("HTTP p99"); placed = cell("placed → consumer p99") }
-            next
-        }
-        { table = 0 }
-        END { printf "%s|%s|%s|%s|%s\n", rate, p50, p99, placed, (last == "yes" ? "top" : "") }' "$1"
-}
-# The median of the numbers given (empty ones count as 0)
-median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 + 0 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 PEER_TARGETS=(service none each)
 declare -A PEER_URL PEER_HELD PEER_MEDIAN PEER_LABEL=([service]="the service (outbox)" [none]="peer, no wait for the broker"
@@ -1124,12 +1152,7 @@ report "| \`GET /orders?limit=20\` | $recent_p50 ms | $recent_p99 ms | $recent_m
 report ""
 report "200 requests each, one at a time, timed by curl (\`time_total\`, connection included), after 50 untimed."
 
-echo
-echo "----- 8< -----"
-cat "$REPORT"
-echo "----- 8< -----"
-cp "$REPORT" "$RESULT"
-log "saved to ${RESULT#"$REPO_ROOT"/}"
+print_report
 
 log "stopping the service"
 stop_service

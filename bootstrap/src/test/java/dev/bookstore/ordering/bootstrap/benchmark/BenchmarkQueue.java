@@ -43,12 +43,17 @@ final class BenchmarkQueue implements AutoCloseable {
         channel.queuePurge(queue);
     }
 
+    /** How many messages the queue holds. */
+    int depth() throws Exception {
+        return channel.queueDeclarePassive(queue).getMessageCount();
+    }
+
     /**
      * Consumes the whole queue and throws unless it held exactly one message for each of {@code expected}
      * (compared by {@code message_id}), and nothing else.
      */
     void expectExactly(Set<UUID> expected) throws Exception {
-        int waiting = channel.queueDeclarePassive(queue).getMessageCount();
+        int waiting = depth();
         if (waiting != expected.size()) {
             purge();
             throw new IllegalStateException("the queue holds " + waiting + " messages, expected " + expected.size());
@@ -78,7 +83,7 @@ final class BenchmarkQueue implements AutoCloseable {
             throw new IllegalStateException("received %d messages with %d distinct ids; expected the %d seeded ids"
                     .formatted(messageIds.size(), distinct.size(), expected.size()));
         }
-        int left = channel.queueDeclarePassive(queue).getMessageCount();
+        int left = depth();
         if (left != 0) {
             throw new IllegalStateException(left + " more messages arrived after the check");
         }

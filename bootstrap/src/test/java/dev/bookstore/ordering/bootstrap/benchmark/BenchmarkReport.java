@@ -6,12 +6,13 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /** Collects the timed drains and prints the table: rates per round, medians, ratios against the targets. */
 final class BenchmarkReport {
 
-    /** One timed drain. */
-    record Run(String relay, int messages, long elapsedNanos, long cpuNanos, Phases phases) {
+    /** One timed drain; {@code server} is what it cost the database server, where that was measured, else null. */
+    record Run(String relay, int messages, long elapsedNanos, long cpuNanos, Phases phases, ServerCost.Spent server) {
 
         double rate() {
             return messages / (elapsedNanos / 1e9);
@@ -84,6 +85,33 @@ final class BenchmarkReport {
                     run.cpuNanos() / 1e3 / run.messages()));
         });
         return out.toString();
+    }
+
+    /**
+     * Per relay, what one message cost, medians over its rounds: the statements sent to the outbox's database
+     * (BEGIN and COMMIT included), the WAL written, this JVM's CPU and the database server's; then the statements
+     * of its median drain by calls. Only for runs that measured the server.
+     */
+    String renderServerCosts() {
+        StringBuilder out = new StringBuilder(2_000).append(String.format(
+                "%nPer message, medians of the rounds:%n%-32s%12s%12s%13s%20s%n", "", "statements", "WAL bytes",
+                "JVM CPU us", "PostgreSQL CPU us"));
+        runs.forEach((relay, list) -> out.append(String.format("%-32s%12.4f%,12.1f%13.1f%20.1f%n", relay,
+                perMessage(list, run -> run.server().statements()), perMessage(list, run -> run.server().walBytes()),
+                perMessage(list, run -> run.cpuNanos() / 1e3),
+                perMessage(list, run -> run.server().cpuNanos() / 1e3))));
+        runs.keySet().forEach(relay -> {
+            Run run = medianRun(relay);
+            out.append(String.format("%nStatements of the median drain of %s (%,d messages), by calls:%n", relay,
+                    run.messages()));
+            run.server().topStatements().forEach(row -> out.append(
+                    String.format("%,10d  %s%n", ((Number) row.get("calls")).longValue(), row.get("query"))));
+        });
+        return out.toString();
+    }
+
+    private static double perMessage(List<Run> runs, ToDoubleFunction<Run> total) {
+        return median(runs.stream().mapToDouble(run -> total.applyAsDouble(run) / run.messages()).toArray());
     }
 
     double medianRate(String relay) {

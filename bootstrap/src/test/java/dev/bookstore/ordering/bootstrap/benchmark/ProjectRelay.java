@@ -121,8 +121,11 @@ final class ProjectRelay implements BenchmarkRelay {
 
     }
 
-    /** {@link MessagePublisher} that times each batch, publishing and waiting for its confirms together. */
-    private static final class TimedPublisher implements MessagePublisher {
+    /**
+     * {@link MessagePublisher} that times each batch, publishing and waiting for its confirms together; the CDC
+     * relay's drains use it too.
+     */
+    static final class TimedPublisher implements MessagePublisher {
 
         private final MessagePublisher publisher;
         Phases phases;

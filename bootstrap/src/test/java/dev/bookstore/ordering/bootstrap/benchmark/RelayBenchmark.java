@@ -58,7 +58,7 @@ class RelayBenchmark {
     private static final String WAIT_EACH = "wait-each (confirm per msg)";
 
     /** A moment for the broker and the database to finish what the seeding and purging started. */
-    private static final long SETTLE_MILLIS = 500;
+    static final long SETTLE_MILLIS = 500;
 
     record Parameters(int messages, int batch, int rounds, int warmup, int perAggregate) {
 
@@ -89,7 +89,7 @@ class RelayBenchmark {
 
             if (parameters.warmup() > 0) {
                 for (BenchmarkRelay relay : relays) {
-                    Run warmUp = drain(relay, parameters.warmup(), seeder, queue);
+                    Run warmUp = drain(relay, parameters.warmup(), seeder, queue, null);
                     System.out.printf("warm-up %-30s %,8.0f msg/s%n", relay.name(), warmUp.rate());
                 }
             }
@@ -98,7 +98,7 @@ class RelayBenchmark {
                 for (int turn = 0; turn < relays.size(); turn++) {
                     // rotate who goes first, so that a slow moment of the machine does not always hit the same one
                     BenchmarkRelay relay = relays.get((round + turn) % relays.size());
-                    Run run = drain(relay, parameters.messages(), seeder, queue);
+                    Run run = drain(relay, parameters.messages(), seeder, queue, null);
                     System.out.printf("round %d %-30s %,8.0f msg/s%n", round + 1, relay.name(), run.rate());
                     report.add(run);
                 }
@@ -123,26 +123,37 @@ class RelayBenchmark {
         }
     }
 
-    /** Seeds {@code messages} rows, times one relay draining them, and checks what reached the queue. */
-    private static Run drain(BenchmarkRelay relay, int messages, OutboxSeeder seeder, BenchmarkQueue queue)
+    /**
+     * Seeds {@code messages} rows, times one relay draining them, and checks what reached the queue and, for a relay
+     * that marks rows, the outbox. With a {@code server} (else null), also what the drain cost the database server.
+     */
+    static Run drain(BenchmarkRelay relay, int messages, OutboxSeeder seeder, BenchmarkQueue queue, ServerCost server)
             throws Exception {
+        relay.beforeSeeding(messages);
         Set<UUID> seeded = seeder.seed(messages);
         queue.purge();
         Thread.sleep(SETTLE_MILLIS);
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        if (server != null) {
+            server.start();
+        }
         long cpuBefore = os.getProcessCpuTime();
         long started = System.nanoTime();
         Phases phases = relay.drainAll();
         long elapsed = System.nanoTime() - started;
         long cpu = os.getProcessCpuTime() - cpuBefore;
-        seeder.expectAllPublished(messages);
+        ServerCost.Spent spent = server == null ? null : server.stop();
+        relay.afterDrain();
+        if (relay.marksPublished()) {
+            seeder.expectAllPublished(messages);
+        }
         queue.expectExactly(seeded);
-        return new Run(relay.name(), messages, elapsed, cpu, phases);
+        return new Run(relay.name(), messages, elapsed, cpu, phases, spent);
     }
 
     /** The same kind of pool for every relay, as the service would configure it. */
-    private static HikariDataSource pool(TestDatabase database) {
+    static HikariDataSource pool(TestDatabase database) {
         HikariConfig config = new HikariConfig();
         config.setPoolName("relay-benchmark");
         config.setJdbcUrl(database.url());
@@ -152,7 +163,7 @@ class RelayBenchmark {
         return new HikariDataSource(config);
     }
 
-    private static TestRabbit.Broker broker() {
+    static TestRabbit.Broker broker() {
         try {
             return TestRabbit.broker();
         } catch (TestAbortedException e) {
@@ -160,7 +171,7 @@ class RelayBenchmark {
         }
     }
 
-    private static String postgresVersion(HikariDataSource dataSource) throws Exception {
+    static String postgresVersion(HikariDataSource dataSource) throws Exception {
         try (java.sql.Connection connection = dataSource.getConnection();
              Statement statement = connection.createStatement();
              ResultSet row = statement.executeQuery("SHOW server_version")) {
@@ -170,7 +181,7 @@ class RelayBenchmark {
     }
 
     /** No Spring Boot application starts here, so nothing else would lift Logback's default DEBUG level. */
-    private static void quietLogging() {
+    static void quietLogging() {
         LoggingSystem logging = LoggingSystem.get(RelayBenchmark.class.getClassLoader());
         logging.setLogLevel(LoggingSystem.ROOT_LOGGER_NAME, LogLevel.INFO);
         logging.setLogLevel("com.zaxxer.hikari", LogLevel.WARN);

@@ -9,12 +9,14 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Locale;
 import java.util.UUID;
+import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 
 /**
  * An embedded PostgreSQL of the CDC tests' own, with {@code wal_level=logical}: logical decoding needs it, and the
  * machine's server runs with {@code replica} and is never reconfigured. Started once per JVM, stopped at exit;
- * each {@link #newMigratedDatabase()} is a database of its own with the service's schema.
+ * each {@link #newMigratedDatabase()} is a database of its own with the service's schema. It loads
+ * {@code pg_stat_statements}, with which the relay benchmark counts the statements each relay sends.
  */
 public final class LogicalPostgres {
 
@@ -39,6 +41,11 @@ public final class LogicalPostgres {
         return database;
     }
 
+    /** The server's {@code postgres} database, for what watches the server rather than one database. */
+    public static synchronized DataSource postgresDatabase() {
+        return server().getPostgresDatabase();
+    }
+
     private static EmbeddedPostgres server() {
         if (server == null) {
             try {
@@ -46,6 +53,7 @@ public final class LogicalPostgres {
                         .setServerConfig("wal_level", "logical")
                         .setServerConfig("max_replication_slots", "20")
                         .setServerConfig("max_wal_senders", "20")
+                        .setServerConfig("shared_preload_libraries", "pg_stat_statements")
                         .start();
             } catch (IOException e) {
                 throw new UncheckedIOException("Cannot start the embedded PostgreSQL for the CDC tests", e);
