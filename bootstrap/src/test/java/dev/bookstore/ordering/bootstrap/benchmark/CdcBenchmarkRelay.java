@@ -2,7 +2,6 @@ package dev.bookstore.ordering.bootstrap.benchmark;
 
 import static org.awaitility.Awaitility.await;
 
-import dev.bookstore.ordering.adapters.cdc.BeforeOffsetCommit;
 import dev.bookstore.ordering.adapters.cdc.CdcRelay;
 import dev.bookstore.ordering.adapters.cdc.CdcSettings;
 import dev.bookstore.ordering.adapters.cdc.JdbcCapturedMessageParking;
@@ -85,7 +84,7 @@ final class CdcBenchmarkRelay implements BenchmarkRelay {
         // the service's defaults: leader poll 1 s, engine restart backoff 1 s to 1 min
         relay = new CdcRelay(new CdcSettings(database.url(), database.username(), database.password(), slot,
                 "relay-benchmark", Duration.ofSeconds(1),
-                Backoff.exponential(Duration.ofSeconds(1), Duration.ofMinutes(1))), service, BeforeOffsetCommit.NONE);
+                Backoff.exponential(Duration.ofSeconds(1), Duration.ofMinutes(1))), service);
         relay.start();
         await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(10)).until(() -> queue.depth() > 0);
         startNanos = System.nanoTime() - started;
