@@ -75,18 +75,13 @@ class CdcModeSwitchIT {
                 bed.slot()));
         await().atMost(SWITCH_TIMEOUT).until(this::slotListed);
         String whileTheSlotIsMade = bed.insert("made", "order.placed");
-        // the latest moment the slot was seen not ready: rows it reads were stored after it
-        AtomicReference<String> notReadyAt = new AtomicReference<>(databaseNow());
         assertThat(slotReady()).as("the slot is not ready while a transaction older than it is open").isFalse();
+        // The slot's consistent point, from which it reads, lies after the older transaction's end: rows it reads
+        // were stored after this moment. (Its readiness, as pg_replication_slots shows it, can come later than the
+        // consistent point, so the last moment it was seen not ready is no bound.)
+        String beforeTheSlotCanRead = databaseNow();
         openTransaction.getConnection().commit();
-        await().atMost(SWITCH_TIMEOUT).until(() -> {
-            String now = databaseNow();
-            if (slotReady()) {
-                return true;
-            }
-            notReadyAt.set(now);
-            return false;
-        });
+        await().atMost(SWITCH_TIMEOUT).until(this::slotReady);
         String t = databaseNow();
         long pendingBeforeT = pendingStoredBefore(t);
         assertThat(pendingBeforeT).as("rows pending in polling mode when the slot was ready").isPositive();
@@ -97,7 +92,7 @@ class CdcModeSwitchIT {
 
         // Step 4: the polling instance goes; from here on only the slot is read.
         polling.close();
-        long overlap = storedSince(notReadyAt.get());
+        long overlap = storedSince(beforeTheSlotCanRead);
         int writtenAtStop = written.get();
         await().atMost(SWITCH_TIMEOUT).until(() -> written.get() >= writtenAtStop + 100);
         stopWriting();
@@ -106,7 +101,7 @@ class CdcModeSwitchIT {
         await().atMost(SWITCH_TIMEOUT).until(() -> drain() > 0 && deliveries.keySet().containsAll(all));
         List<String> duplicates = duplicates();
         System.out.printf("polling -> cdc: %d rows, %d pending when the slot was ready, %d lost, %d sent twice, "
-                        + "bound (stored from the slot's readiness to the polling relay's stop) %d%n", all.size(),
+                        + "bound (stored from the moment the slot could start reading to the polling relay's stop) %d%n", all.size(),
                 pendingBeforeT, all.size() - deliveries.size(), duplicates.size(), overlap);
         assertThat(deliveries.keySet()).as("every row delivered").containsAll(all);
         assertThat(duplicates.size()).as("sent twice").isLessThanOrEqualTo((int) overlap);

@@ -9,7 +9,7 @@ import org.postgresql.Driver;
 /**
  * The embedded engine's configuration: the documented connector and outbox router configuration
  * ({@value #RESOURCE}, the same file as {@code docs/cdc/outbox-connector.properties}) plus the connection, the
- * slot, the offsets in the service's database and an offset commit after every batch.
+ * slot, the offsets in the service's database and an offset commit at most every second, after confirms.
  */
 public final class OutboxConnectorConfiguration {
 
@@ -52,8 +52,10 @@ public final class OutboxConnectorConfiguration {
         properties.setProperty(JdbcOffsetBackingStore.PASSWORD,
                 settings.password() == null ? "" : settings.password());
         properties.setProperty(JdbcOffsetBackingStore.SLOT, settings.slotName());
-        // Offsets are committed when the consumer marks a batch finished, which it does only after confirms.
-        properties.setProperty("offset.flush.interval.ms", "0");
+        // Offsets are committed when the consumer marks a batch finished, which it does only after confirms, and at
+        // most once a second: one statement a second, not one per batch of a few orders. The heartbeat (every
+        // second) finishes a batch on a quiet outbox too, so the last offsets of a burst are committed within ~2 s.
+        properties.setProperty("offset.flush.interval.ms", "1000");
         properties.setProperty("offset.flush.timeout.ms", "10000");
         // A broken connection ends the engine; CdcRelay restarts it with its own backoff, as leader only.
         properties.setProperty("errors.max.retries", "0");

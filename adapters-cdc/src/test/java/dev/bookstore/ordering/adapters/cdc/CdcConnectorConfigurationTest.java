@@ -47,7 +47,7 @@ class CdcConnectorConfigurationTest {
                 .containsEntry("database.hostname", "db.example").containsEntry("database.port", "5433")
                 .containsEntry("database.dbname", "ordering").containsEntry("database.user", "ordering")
                 .containsEntry("offset.storage", JdbcOffsetBackingStore.class.getName())
-                .containsEntry("offset.flush.interval.ms", "0");
+                .containsEntry("offset.flush.interval.ms", "1000");
     }
 
     @Test
