@@ -115,6 +115,13 @@ class CdcServiceIT {
             HttpJson.Response refused = cdc.http.post("/admin/outbox/messages/" + stillParked + "/resend", null, "");
             assertThat(refused.status()).as("parked: requeue it instead").isEqualTo(409);
             assertThat(refused.header("Content-Type")).startsWith("application/problem+json");
+
+            // five rows stored, none marked published: the statistics count the parked one, and no backlog
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                HttpJson.Response stats = cdc.http.get("/outbox/stats");
+                assertThat(stats.json().get("parked").asLong()).isEqualTo(1);
+                assertThat(stats.json().get("pending").asLong()).isZero();
+            });
         }
     }
 

@@ -1,10 +1,11 @@
 package dev.bookstore.ordering.bootstrap.config;
 
-import dev.bookstore.ordering.bootstrap.config.OutboxProperties.Relay;
+import dev.bookstore.ordering.adapters.cdc.JdbcCapturedOutboxStatistics;
 import dev.bookstore.ordering.application.outbox.OutboxCommitListener;
 import dev.bookstore.ordering.application.outbox.admin.GetOutboxStatsService;
 import dev.bookstore.ordering.application.outbox.admin.OutboxStatistics;
 import dev.bookstore.ordering.application.outbox.relay.RelayMetrics;
+import dev.bookstore.ordering.bootstrap.config.OutboxProperties.Relay;
 import dev.bookstore.ordering.bootstrap.observability.MicrometerRelayMetrics;
 import dev.bookstore.ordering.bootstrap.observability.OutboxGauges;
 import dev.bookstore.ordering.bootstrap.observability.OutboxHealthIndicator;
@@ -12,6 +13,7 @@ import dev.bookstore.ordering.bootstrap.observability.OutboxHealthThresholds;
 import dev.bookstore.ordering.bootstrap.observability.OutboxMonitoringProperties;
 import dev.bookstore.ordering.bootstrap.observability.OutboxStatsSnapshot;
 import io.micrometer.core.instrument.MeterRegistry;
+import javax.sql.DataSource;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -22,10 +24,16 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class ObservabilityConfiguration {
 
-    /** Also the {@code GetOutboxStatsQuery} of {@code GET /outbox/stats}: the same numbers as the gauges. */
+    /**
+     * Also the {@code GetOutboxStatsQuery} of {@code GET /outbox/stats}: the same numbers as the gauges. In cdc mode
+     * the parked messages only ({@link JdbcCapturedOutboxStatistics}).
+     */
     @Bean
-    OutboxStatsSnapshot outboxStatsSnapshot(OutboxStatistics outbox, OutboxMonitoringProperties properties) {
-        return new OutboxStatsSnapshot(new GetOutboxStatsService(outbox), properties.stats().refreshInterval(),
+    OutboxStatsSnapshot outboxStatsSnapshot(OutboxStatistics outbox, OutboxMonitoringProperties properties,
+                                            OutboxProperties relay, DataSource dataSource) {
+        OutboxStatistics statistics = relay.relayMode() == Relay.CDC ? new JdbcCapturedOutboxStatistics(dataSource)
+                : outbox;
+        return new OutboxStatsSnapshot(new GetOutboxStatsService(statistics), properties.stats().refreshInterval(),
                 properties.stats().idleRefreshInterval());
     }
 
