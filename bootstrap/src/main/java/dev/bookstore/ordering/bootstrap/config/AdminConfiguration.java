@@ -6,13 +6,11 @@ import dev.bookstore.ordering.application.outbox.admin.DiscardParkedMessageUseCa
 import dev.bookstore.ordering.application.outbox.admin.InspectOutboxQuery;
 import dev.bookstore.ordering.application.outbox.admin.InspectOutboxService;
 import dev.bookstore.ordering.application.outbox.admin.OutboxAdministration;
-import dev.bookstore.ordering.application.outbox.admin.RelayReading;
 import dev.bookstore.ordering.application.outbox.admin.ReplayLimits;
 import dev.bookstore.ordering.application.outbox.admin.RequeueParkedMessagesService;
 import dev.bookstore.ordering.application.outbox.admin.RequeueParkedMessagesUseCase;
 import dev.bookstore.ordering.application.outbox.admin.ResendPublishedMessagesService;
 import dev.bookstore.ordering.application.outbox.admin.ResendPublishedMessagesUseCase;
-import dev.bookstore.ordering.bootstrap.config.OutboxProperties.Relay;
 import java.time.Clock;
 import java.util.List;
 import org.springframework.context.annotation.Bean;
@@ -22,7 +20,7 @@ import org.springframework.context.annotation.Configuration;
  * The operator's outbox use cases behind {@code /admin/outbox}. No transaction around them: each change is one
  * auto-committed statement that names the state it expects (requeue-all is one statement per chunk). Each change is
  * told to the {@link OutboxCommitListener}s, as an order's commit is: the relays wake, the statistics follow. How a
- * message is sent again follows this instance's relay ({@link #reading}).
+ * message is sent again follows this instance's relay ({@link OutboxProperties#relayReading()}).
  */
 @Configuration(proxyBeanMethods = false)
 class AdminConfiguration {
@@ -32,19 +30,11 @@ class AdminConfiguration {
         return new InspectOutboxService(administration);
     }
 
-    /**
-     * The CDC relay reads inserts only, so in cdc mode a message is sent again by inserting its row again; otherwise
-     * (polling, or none beside polling instances) by making its row pending.
-     */
-    static RelayReading reading(OutboxProperties outbox) {
-        return outbox.relayMode() == Relay.CDC ? RelayReading.INSERTS : RelayReading.PENDING_ROWS;
-    }
-
     @Bean
     RequeueParkedMessagesUseCase requeueParkedMessagesUseCase(OutboxAdministration administration,
                                                               List<OutboxCommitListener> listeners,
                                                               AdminProperties properties, OutboxProperties outbox) {
-        return new RequeueParkedMessagesService(administration, all(listeners), reading(outbox),
+        return new RequeueParkedMessagesService(administration, all(listeners), outbox.relayReading(),
                 properties.requeueChunk());
     }
 
@@ -61,7 +51,7 @@ class AdminConfiguration {
                                                                   Clock clock, List<OutboxCommitListener> listeners) {
         return new ResendPublishedMessagesService(administration,
                 new ReplayLimits(admin.replayMaxMessages(), admin.replayMaxWindow(), outbox.retention()), clock,
-                all(listeners), reading(outbox));
+                all(listeners), outbox.relayReading());
     }
 
     private static OutboxCommitListener all(List<OutboxCommitListener> listeners) {

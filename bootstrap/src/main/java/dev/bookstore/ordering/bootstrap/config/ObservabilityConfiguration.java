@@ -4,6 +4,7 @@ import dev.bookstore.ordering.adapters.cdc.JdbcCapturedOutboxStatistics;
 import dev.bookstore.ordering.application.outbox.OutboxCommitListener;
 import dev.bookstore.ordering.application.outbox.admin.GetOutboxStatsService;
 import dev.bookstore.ordering.application.outbox.admin.OutboxStatistics;
+import dev.bookstore.ordering.application.outbox.admin.RelayReading;
 import dev.bookstore.ordering.application.outbox.relay.RelayMetrics;
 import dev.bookstore.ordering.bootstrap.config.OutboxProperties.Relay;
 import dev.bookstore.ordering.bootstrap.observability.MicrometerRelayMetrics;
@@ -31,7 +32,8 @@ class ObservabilityConfiguration {
     @Bean
     OutboxStatsSnapshot outboxStatsSnapshot(OutboxStatistics outbox, OutboxMonitoringProperties properties,
                                             OutboxProperties relay, DataSource dataSource) {
-        OutboxStatistics statistics = relay.relayMode() == Relay.CDC ? new JdbcCapturedOutboxStatistics(dataSource)
+        OutboxStatistics statistics = relay.relayReading() == RelayReading.INSERTS
+                ? new JdbcCapturedOutboxStatistics(dataSource)
                 : outbox;
         return new OutboxStatsSnapshot(new GetOutboxStatsService(statistics), properties.stats().refreshInterval(),
                 properties.stats().idleRefreshInterval());

@@ -1,5 +1,6 @@
 package dev.bookstore.ordering.bootstrap.config;
 
+import dev.bookstore.ordering.application.outbox.admin.RelayReading;
 import dev.bookstore.ordering.application.outbox.relay.RelaySettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.AssertTrue;
@@ -108,6 +109,14 @@ public record OutboxProperties(
      */
     public Relay relayMode() {
         return Boolean.FALSE.equals(enabled) ? Relay.NONE : relay;
+    }
+
+    /**
+     * What this deployment's relay reads: inserts in cdc mode (no row is ever marked published, a message is sent
+     * again by inserting its row again); pending rows otherwise (polling, or none beside polling instances).
+     */
+    public RelayReading relayReading() {
+        return relayMode() == Relay.CDC ? RelayReading.INSERTS : RelayReading.PENDING_ROWS;
     }
 
     @AssertTrue(message = "ordering.outbox.enabled is deprecated and false means relay none: set only "
