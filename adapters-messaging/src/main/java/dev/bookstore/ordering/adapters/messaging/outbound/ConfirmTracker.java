@@ -51,6 +51,8 @@ final class ConfirmTracker {
     private ChannelClosure closure;
     /** The slot handed to the channel last; at the close, the one whose publish preceded it. */
     private int lastSent = -1;
+    /** The slot whose publish call has not returned yet, or −1. */
+    private int publishing = -1;
     private int lastSentBeforeClose = -1;
 
     ConfirmTracker(int size) {
@@ -66,6 +68,7 @@ final class ConfirmTracker {
         try {
             unsettled.put(sequenceNumber, slot);
             byMessageId.put(messageId, slot);
+            publishing = slot;
         } finally {
             lock.unlock();
         }
@@ -77,6 +80,7 @@ final class ConfirmTracker {
         try {
             sent[slot] = true;
             lastSent = slot;
+            publishing = -1;
         } finally {
             lock.unlock();
         }
@@ -87,6 +91,7 @@ final class ConfirmTracker {
         lock.lock();
         try {
             unsettled.remove(sequenceNumber);
+            publishing = -1;
             signalIfSettled();
         } finally {
             lock.unlock();
@@ -120,7 +125,9 @@ final class ConfirmTracker {
         try {
             if (closure == null) {
                 closure = cause;
-                lastSentBeforeClose = lastSent;
+                // the broker can refuse a frame and close before its publish call returns: with nothing sent
+                // before, that publish is the one to blame
+                lastSentBeforeClose = lastSent >= 0 ? lastSent : publishing;
             }
             settled.signalAll();
         } finally {

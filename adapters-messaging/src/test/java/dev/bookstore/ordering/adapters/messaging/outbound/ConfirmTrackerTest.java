@@ -165,6 +165,18 @@ class ConfirmTrackerTest {
     }
 
     @Test
+    void aCloseBeforeTheOnlyPublishReturnedBlamesThatPublish() {
+        ConfirmTracker tracker = new ConfirmTracker(1);
+        tracker.publishing(0, 1, "m0");
+
+        tracker.closed(PRECONDITION_FAILED); // the connection's thread, while basicPublish has not returned yet
+        tracker.sent(0);
+
+        assertThat(tracker.lastSentBeforeClose()).isZero();
+        assertThat(tracker.answer(0)).isEqualTo(Answer.UNANSWERED);
+    }
+
+    @Test
     void aCloseBeforeAnyPublishBlamesNoMessage() {
         ConfirmTracker tracker = new ConfirmTracker(2);
 
