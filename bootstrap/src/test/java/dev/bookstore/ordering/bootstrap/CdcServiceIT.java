@@ -1,9 +1,12 @@
 package dev.bookstore.ordering.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.bookstore.ordering.adapters.cdc.CdcRelay;
 import dev.bookstore.ordering.bootstrap.cdc.CdcTestBed;
+import dev.bookstore.ordering.bootstrap.observability.CdcLagMonitor;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,6 +20,7 @@ import org.springframework.amqp.core.BindingBuilder;
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.MessageProperties;
 import org.springframework.amqp.core.TopicExchange;
+import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -24,6 +28,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * order placed over HTTP reaches the broker through the WAL, as the same AMQP message the polling relay sends for
  * the same outbox row. The row stays pending in cdc mode, so a polling instance started afterwards sends it too,
  * and the two messages are compared. The operator API sends messages again through the WAL: requeue, resend, replay.
+ * An instance with no relay beside an outside reader acts for the cdc deployment.
  */
 class CdcServiceIT {
 
@@ -122,6 +127,37 @@ class CdcServiceIT {
                 assertThat(stats.json().get("parked").asLong()).isEqualTo(1);
                 assertThat(stats.json().get("pending").asLong()).isZero();
             });
+        }
+    }
+
+    /**
+     * Debezium outside the service (Debezium Server, Kafka Connect) reads the slot; the instances run
+     * {@code relay=none} with {@code deployment-relay=cdc}: no engine of their own, and what the statistics, the
+     * health component and the operator API do is the cdc mode's.
+     */
+    @Test
+    void anInstanceBesideAnOutsideReaderActsForACdcDeployment() {
+        jdbc.queryForList("SELECT pg_create_logical_replication_slot(?, 'pgoutput')", bed.slot());
+        try (ServiceInstance none = start(Map.of("ordering.outbox.relay", "none",
+                "ordering.outbox.deployment-relay", "cdc", "ordering.outbox.cdc.slot-name", bed.slot()))) {
+            assertThatThrownBy(() -> none.bean(CdcRelay.class)).isInstanceOf(NoSuchBeanDefinitionException.class);
+            assertThat(none.bean("outboxHealthIndicator", Object.class)).isInstanceOf(CdcLagMonitor.class);
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
+                    none.bean(CdcLagMonitor.class).health().getDetails()).containsEntry("reading", false));
+
+            String sent = bed.insert("order-1", "order.placed");
+            long position = jdbc.queryForObject("SELECT position FROM outbox_message WHERE id = ?::uuid", Long.class,
+                    sent);
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                HttpJson.Response stats = none.http.get("/outbox/stats");
+                assertThat(stats.status()).isEqualTo(200);
+                assertThat(stats.json().get("pending").asLong()).as("no row is ever marked: none counts").isZero();
+            });
+
+            assertThat(none.http.post("/admin/outbox/messages/" + sent + "/resend", null, "").status())
+                    .isEqualTo(202);
+            assertThat(jdbc.queryForObject("SELECT position FROM outbox_message WHERE id = ?::uuid", Long.class,
+                    sent)).as("inserted again, for the log reader").isGreaterThan(position);
         }
     }
 

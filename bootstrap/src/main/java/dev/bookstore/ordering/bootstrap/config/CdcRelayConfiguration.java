@@ -24,12 +24,13 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The CDC relay ({@code ordering.outbox.relay=cdc}): Debezium reads inserted outbox rows from PostgreSQL's WAL and
- * the service's own publisher sends them, one instance per slot at a time. Rows are never marked published in
- * this mode; the retention job deletes them by age.
+ * A deployment in cdc mode ({@code ordering.outbox.deployment-relay=cdc}, which {@code relay=cdc} implies): Debezium
+ * reads inserted outbox rows from PostgreSQL's WAL, in an instance with {@code relay=cdc} (the service's own
+ * publisher sends them, one instance per slot at a time) or outside the service. Rows are never marked published
+ * in this mode; the retention job deletes them by age, and the slot is what the outbox health component measures.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnRelay(Relay.CDC)
+@ConditionalOnDeploymentRelay(Relay.CDC)
 class CdcRelayConfiguration {
 
     static void requirePostgres(Database database) {
@@ -44,6 +45,7 @@ class CdcRelayConfiguration {
      * stopped before the pool.
      */
     @Bean(initMethod = "start", destroyMethod = "close")
+    @ConditionalOnRelay(Relay.CDC)
     CdcRelay cdcRelay(JdbcOutboxStore outboxStore, DataSourceProperties dataSource, DataSource pool,
                       OutboxProperties outbox, CdcProperties cdc, MessagePublisher publisher,
                       Clock clock, ObjectProvider<RelayMetrics> metrics) {
@@ -66,7 +68,9 @@ class CdcRelayConfiguration {
      * {@code cdc.lag-refresh-interval}.
      */
     @Bean(destroyMethod = "close")
-    CdcLagMonitor outboxHealthIndicator(DataSource pool, CdcProperties cdc, MeterRegistry registry) {
+    CdcLagMonitor outboxHealthIndicator(JdbcOutboxStore outboxStore, DataSource pool, CdcProperties cdc,
+                                        MeterRegistry registry) {
+        requirePostgres(outboxStore.database());
         return new CdcLagMonitor(new PostgresCaptureLagProbe(pool, cdc.slotName()),
                 new CdcLagMonitor.Thresholds(cdc.lagDegraded(), cdc.lagDown(), cdc.unconfirmedAgeDegraded(),
                         cdc.unconfirmedAgeDown(), cdc.retainedWalDegraded(), cdc.retainedWalDown()),

@@ -55,7 +55,7 @@ class ObservabilityConfiguration {
      * never marked published, so the component measures the replication slot instead (CdcRelayConfiguration).
      */
     @Bean
-    @ConditionalOnRelay({Relay.POLLING, Relay.NONE})
+    @ConditionalOnDeploymentRelay(Relay.POLLING)
     OutboxHealthIndicator outboxHealthIndicator(OutboxStatsSnapshot snapshot, OutboxMonitoringProperties properties) {
         return new OutboxHealthIndicator(snapshot, new OutboxHealthThresholds(properties.health().degradedAfter(),
                 properties.health().downAfter()));

@@ -1,6 +1,7 @@
 package dev.bookstore.ordering.bootstrap.config;
 
 import dev.bookstore.ordering.bootstrap.config.OutboxProperties.Relay;
+import java.util.Arrays;
 import java.util.Map;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
@@ -9,16 +10,31 @@ import org.springframework.context.annotation.ConditionContext;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
-/** Matches {@link ConditionalOnRelay} against the relay the environment names, with Spring's relaxed binding. */
+/**
+ * Matches {@link ConditionalOnRelay} and {@link ConditionalOnDeploymentRelay} against the relays the environment
+ * names, with Spring's relaxed binding.
+ */
 class OnRelayCondition extends SpringBootCondition {
 
     @Override
     public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-        Map<String, Object> attributes = metadata.getAnnotationAttributes(ConditionalOnRelay.class.getName());
-        Relay[] wanted = (Relay[]) attributes.get("value");
-        Relay configured = relay(context.getEnvironment());
-        String message = "ordering.outbox relay is " + configured.name().toLowerCase();
-        return java.util.Arrays.asList(wanted).contains(configured) ? ConditionOutcome.match(message)
+        Map<String, Object> instance = metadata.getAnnotationAttributes(ConditionalOnRelay.class.getName());
+        Map<String, Object> deployment =
+                metadata.getAnnotationAttributes(ConditionalOnDeploymentRelay.class.getName());
+        if (instance != null) {
+            ConditionOutcome outcome = outcome("relay", relay(context.getEnvironment()),
+                    (Relay[]) instance.get("value"));
+            if (!outcome.isMatch() || deployment == null) {
+                return outcome;
+            }
+        }
+        return outcome("deployment-relay", deploymentRelay(context.getEnvironment()),
+                (Relay) deployment.get("value"));
+    }
+
+    private static ConditionOutcome outcome(String property, Relay configured, Relay... wanted) {
+        String message = "ordering.outbox." + property + " is " + configured.name().toLowerCase();
+        return Arrays.asList(wanted).contains(configured) ? ConditionOutcome.match(message)
                 : ConditionOutcome.noMatch(message);
     }
 
@@ -28,5 +44,11 @@ class OnRelayCondition extends SpringBootCondition {
         Relay relay = binder.bind("ordering.outbox.relay", Relay.class).orElse(Relay.POLLING);
         boolean enabled = binder.bind(OutboxProperties.ENABLED_ALIAS, Boolean.class).orElse(true);
         return enabled ? relay : Relay.NONE;
+    }
+
+    /** The deployment's relay as {@link OutboxProperties#deploymentRelayMode()} will see it. */
+    static Relay deploymentRelay(Environment environment) {
+        return Binder.get(environment).bind("ordering.outbox.deployment-relay", Relay.class)
+                .orElseGet(() -> relay(environment) == Relay.CDC ? Relay.CDC : Relay.POLLING);
     }
 }

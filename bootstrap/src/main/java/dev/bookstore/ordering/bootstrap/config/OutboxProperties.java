@@ -21,6 +21,10 @@ import org.springframework.validation.annotation.Validated;
  * @param relay which relay this instance runs: polling (workers that claim rows, the default), cdc (Debezium reads
  *                     the outbox from PostgreSQL's write-ahead log) or none (the API works either way)
  * @param enabled deprecated, use relay: false is relay none
+ * @param deploymentRelay the relay that reads the outbox in the whole deployment, which decides what this instance's
+ *                     statistics, outbox health component, retention and operator API do: polling or cdc (unset:
+ *                     this instance's relay, polling where it is none); cdc on instances with relay none beside
+ *                     cdc instances or beside a Debezium Server or Kafka Connect that reads the outbox
  * @param exchange the topic exchange messages are published to
  * @param batchSize messages claimed and put in flight together
  * @param workers relay threads in this instance, each with its own lease owner and channel
@@ -58,6 +62,7 @@ import org.springframework.validation.annotation.Validated;
 public record OutboxProperties(
         @DefaultValue("polling") @NotNull Relay relay,
         @Deprecated Boolean enabled,
+        Relay deploymentRelay,
         @DefaultValue("bookstore.ordering") @NotBlank String exchange,
         @DefaultValue("100") @Min(1) @Max(5000) int batchSize,
         @DefaultValue("1") @Min(1) @Max(32) int workers,
@@ -111,12 +116,24 @@ public record OutboxProperties(
         return Boolean.FALSE.equals(enabled) ? Relay.NONE : relay;
     }
 
+    /** The relay the deployment reads the outbox with: {@code deployment-relay}, or else this instance's. */
+    public Relay deploymentRelayMode() {
+        return deploymentRelay != null ? deploymentRelay : relayMode() == Relay.CDC ? Relay.CDC : Relay.POLLING;
+    }
+
     /**
      * What this deployment's relay reads: inserts in cdc mode (no row is ever marked published, a message is sent
-     * again by inserting its row again); pending rows otherwise (polling, or none beside polling instances).
+     * again by inserting its row again); pending rows otherwise.
      */
     public RelayReading relayReading() {
-        return relayMode() == Relay.CDC ? RelayReading.INSERTS : RelayReading.PENDING_ROWS;
+        return deploymentRelayMode() == Relay.CDC ? RelayReading.INSERTS : RelayReading.PENDING_ROWS;
+    }
+
+    @AssertTrue(message = "deployment-relay is polling or cdc, and an instance that runs a relay belongs to a "
+            + "deployment of that relay: set it only beside relay none")
+    boolean isDeploymentRelayConsistent() {
+        return deploymentRelay == null || (deploymentRelay != Relay.NONE
+                && (relayMode() == Relay.NONE || relayMode() == deploymentRelay));
     }
 
     @AssertTrue(message = "ordering.outbox.enabled is deprecated and false means relay none: set only "

@@ -83,10 +83,10 @@ class OutboxRelayConfiguration {
     /**
      * This instance's commits wake the relays of the other instances through PostgreSQL's {@code NOTIFY}, sent
      * after commit and coalesced. Also where this instance runs no relay: its orders must still be announced. Not in
-     * cdc mode: the log reader needs no wake-up, and a polling relay beside it (during a switch) still polls.
+     * a cdc deployment: the log reader needs no wake-up, and a polling relay beside it (during a switch) still polls.
      */
     @Bean(destroyMethod = "close")
-    @ConditionalOnRelay({Relay.POLLING, Relay.NONE})
+    @ConditionalOnDeploymentRelay(Relay.POLLING)
     PostgresOutboxNotifier postgresOutboxNotifier(JdbcOutboxStore outbox, DataSourceProperties dataSource,
                                                   OutboxProperties properties) {
         if (outbox.database() != Database.POSTGRESQL) {

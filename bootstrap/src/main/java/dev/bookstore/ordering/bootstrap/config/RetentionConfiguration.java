@@ -2,6 +2,7 @@ package dev.bookstore.ordering.bootstrap.config;
 
 import dev.bookstore.ordering.application.idempotency.IdempotencyKeys;
 import dev.bookstore.ordering.application.outbox.OutboxRetention;
+import dev.bookstore.ordering.bootstrap.config.OutboxProperties.Relay;
 import dev.bookstore.ordering.bootstrap.retention.RetentionJob;
 import dev.bookstore.ordering.bootstrap.retention.RetentionScheduling;
 import java.util.List;
@@ -18,7 +19,9 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 @EnableScheduling
 class RetentionConfiguration {
 
+    /** In a cdc deployment no row is marked published: {@link CdcRelayConfiguration} deletes them by age. */
     @Bean
+    @ConditionalOnDeploymentRelay(Relay.POLLING)
     RetentionJob outboxRetentionJob(OutboxRetention outbox, OutboxProperties p) {
         return new RetentionJob("outbox message(s) published", p.retention(), p.retentionInterval(),
                 p.retentionChunk(), outbox::deletePublishedOlderThan);

@@ -3,9 +3,11 @@ package dev.bookstore.ordering.bootstrap.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bookstore.ordering.adapters.persistence.Database;
+import dev.bookstore.ordering.application.outbox.admin.RelayReading;
 import dev.bookstore.ordering.bootstrap.config.OutboxProperties.Relay;
 import jakarta.validation.Validation;
 import jakarta.validation.ValidatorFactory;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -61,6 +63,36 @@ class RelayModeTest {
     }
 
     @Test
+    void theDeploymentsRelayIsThisInstancesUnlessSetBesideRelayNone() {
+        assertThat(OnRelayCondition.deploymentRelay(new MockEnvironment())).isEqualTo(Relay.POLLING);
+        assertThat(OnRelayCondition.deploymentRelay(env("ordering.outbox.relay", "cdc"))).isEqualTo(Relay.CDC);
+        assertThat(OnRelayCondition.deploymentRelay(env("ordering.outbox.relay", "none"))).isEqualTo(Relay.POLLING);
+        assertThat(OnRelayCondition.deploymentRelay(env("ordering.outbox.relay", "none")
+                .withProperty("ordering.outbox.deployment-relay", "cdc"))).isEqualTo(Relay.CDC);
+        assertThat(bind(Map.of("ordering.outbox.relay", "cdc")).deploymentRelayMode()).isEqualTo(Relay.CDC);
+        assertThat(bind(Map.of("ordering.outbox.relay", "none", "ordering.outbox.deployment-relay", "cdc"))
+                .relayReading()).isEqualTo(RelayReading.INSERTS);
+        assertThat(bind(Map.of("ordering.outbox.relay", "none")).relayReading())
+                .isEqualTo(RelayReading.PENDING_ROWS);
+    }
+
+    @Test
+    void aDeploymentRelayThatContradictsThisInstancesRelayIsRefusedAtStartUp() {
+        String message = "deployment-relay is polling or cdc, and an instance that runs a relay belongs to a "
+                + "deployment of that relay: set it only beside relay none";
+        for (Map<String, String> contradictory : List.of(
+                Map.of("ordering.outbox.relay", "polling", "ordering.outbox.deployment-relay", "cdc"),
+                Map.of("ordering.outbox.relay", "cdc", "ordering.outbox.deployment-relay", "polling"),
+                Map.of("ordering.outbox.relay", "none", "ordering.outbox.deployment-relay", "none"))) {
+            assertThat(VALIDATION.getValidator().validate(bind(contradictory)))
+                    .as(contradictory.toString()).extracting(violation -> violation.getMessage())
+                    .containsExactly(message);
+        }
+        assertThat(VALIDATION.getValidator().validate(bind(Map.of("ordering.outbox.relay", "cdc",
+                "ordering.outbox.deployment-relay", "cdc")))).isEmpty();
+    }
+
+    @Test
     void aBeanConditionalOnARelayExistsOnlyInThatMode() {
         ApplicationContextRunner runner = new ApplicationContextRunner().withUserConfiguration(PerMode.class);
 
@@ -69,6 +101,19 @@ class RelayModeTest {
                 .run(context -> assertThat(context).hasBean("cdc").doesNotHaveBean("polling"));
         runner.withPropertyValues("ordering.outbox.enabled=false")
                 .run(context -> assertThat(context).doesNotHaveBean("cdc").doesNotHaveBean("polling"));
+    }
+
+    @Test
+    void aBeanConditionalOnTheDeploymentsRelayFollowsItWhateverThisInstanceRuns() {
+        ApplicationContextRunner runner = new ApplicationContextRunner().withUserConfiguration(PerDeployment.class);
+
+        runner.run(context -> assertThat(context).hasBean("pollingDeployment").doesNotHaveBean("cdcDeployment"));
+        runner.withPropertyValues("ordering.outbox.relay=cdc")
+                .run(context -> assertThat(context).hasBean("cdcDeployment").doesNotHaveBean("pollingDeployment"));
+        runner.withPropertyValues("ordering.outbox.relay=none")
+                .run(context -> assertThat(context).hasBean("pollingDeployment"));
+        runner.withPropertyValues("ordering.outbox.relay=none", "ordering.outbox.deployment-relay=cdc")
+                .run(context -> assertThat(context).hasBean("cdcDeployment").doesNotHaveBean("pollingDeployment"));
     }
 
     @Test
@@ -93,6 +138,22 @@ class RelayModeTest {
     private static OutboxProperties bind(Map<String, String> properties) {
         return new Binder(new MapConfigurationPropertySource(properties))
                 .bindOrCreate("ordering.outbox", OutboxProperties.class);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class PerDeployment {
+
+        @Bean
+        @ConditionalOnDeploymentRelay(Relay.POLLING)
+        String pollingDeployment() {
+            return "polling";
+        }
+
+        @Bean
+        @ConditionalOnDeploymentRelay(Relay.CDC)
+        String cdcDeployment() {
+            return "cdc";
+        }
     }
 
     @Configuration(proxyBeanMethods = false)
