@@ -4,10 +4,12 @@
 #
 #   perf/drills/run.sh [poison|kill|broker|db|skew|skew-cdc|all ...]   (default: all = the first five, in order)
 #   DB=mariadb perf/drills/run.sh ...                            (the same drills on MariaDB; skew-cdc is PostgreSQL's)
+#   RELAY=cdc perf/drills/run.sh [poison|kill|broker|db|skew-cdc|all ...]   (the instances in cdc mode; all = these five)
 #
-# Knobs (environment): DB (postgres|mariadb), JAR, BROKER_FAULT (proxy|stop-app), RATE, LOAD_SECONDS, KILL_ROWS,
-# POISON_GOOD_ROWS, WARMUP_SECONDS, WARMUP_RATE, SKEW_ORDERS, SKEW, FAKETIME_LIB, LEASE, START_TIMEOUT, PORT_A,
-# PORT_B, JAVA_OPTS, DB_HOST, DB_PORT, DB_USER, RABBIT_HOST, RABBIT_PORT, CDC_DB_PORT.
+# Knobs (environment): DB (postgres|mariadb), RELAY (polling|cdc), JAR, BROKER_FAULT (proxy|stop-app), RATE,
+# LOAD_SECONDS, KILL_ROWS, POISON_GOOD_ROWS, WARMUP_SECONDS, WARMUP_RATE, SKEW_ORDERS, SKEW, FAKETIME_LIB, LEASE,
+# START_TIMEOUT, PORT_A, PORT_B, JAVA_OPTS, DB_HOST, DB_PORT, DB_USER, RABBIT_HOST, RABBIT_PORT, CDC_DB_PORT,
+# CDC_TAKEOVER_BOUND.
 set -euo pipefail
 
 DRILL_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -21,6 +23,18 @@ postgres) DEFAULT_DB_PORT=5432 DEFAULT_DB_USER=postgres ;;
 mariadb) DEFAULT_DB_PORT=3306 DEFAULT_DB_USER=root ;;
 *)
     echo "DB is postgres or mariadb, not $DB" >&2
+    exit 2
+    ;;
+esac
+RELAY=${RELAY:-polling}
+case $RELAY in
+polling) ;;
+cdc) [[ $DB == postgres ]] || {
+    echo "RELAY=cdc reads PostgreSQL's write-ahead log: DB=postgres only" >&2
+    exit 2
+} ;;
+*)
+    echo "RELAY is polling or cdc, not $RELAY" >&2
     exit 2
     ;;
 esac
@@ -48,6 +62,7 @@ DB_USER=${DB_USER:-$DEFAULT_DB_USER}
 RABBIT_HOST=${RABBIT_HOST:-127.0.0.1}
 RABBIT_PORT=${RABBIT_PORT:-5672}
 CDC_DB_PORT=${CDC_DB_PORT:-15432}
+CDC_TAKEOVER_BOUND=${CDC_TAKEOVER_BOUND:-16}
 
 DB_NAME=ordering_drill
 EXCHANGE=bookstore.ordering.drill
@@ -348,7 +363,7 @@ pause() {
 # ---------------------------------------------------------------------------------------------------------------
 # Prerequisites: tools, servers, the jar, the helpers' class path, a throw-away token key
 # ---------------------------------------------------------------------------------------------------------------
-for tool in java "$DB_CLIENT" curl awk; do
+for tool in java "$DB_CLIENT" curl awk $([[ $RELAY == polling ]] || echo ss); do
     command -v "$tool" >/dev/null || die "$tool is not installed"
 done
 db_admin "SELECT 1" >/dev/null || die "$DB_LABEL does not answer on $DB_HOST:$DB_PORT (user $DB_USER)"
@@ -428,6 +443,65 @@ fresh_database() {
     DB_CREATED=1
 }
 
+# The CDC relay's drills (RELAY=cdc, skew-cdc): the drill's database on the scratch cluster, as its superuser (who
+# may replicate); await_drain counts deliveries, not published rows, and the audit gets --cdc
+use_scratch_cluster() {
+    start_scratch_postgres
+    DB_PORT=$CDC_DB_PORT DB_USER=postgres DRILL_RELAY=cdc
+}
+
+# The start of the drills that run with either relay (poison, kill, broker, db): the database, the audit queue and
+# its consumer
+begin_drill() {
+    [[ $RELAY == polling ]] || use_scratch_cluster
+    fresh_database
+    start_consumer
+}
+
+# Instances a and b with the relay of RELAY and the args given, up; in cdc mode also the slot (await_slot)
+start_pair() { # [app args...]
+    local relay=()
+    [[ $RELAY == polling ]] || relay=(--ordering.outbox.relay=cdc)
+    start_instance a "$PORT_A" "${relay[@]}" "$@"
+    start_instance b "$PORT_B" "${relay[@]}" "$@"
+    await_instances a b
+    await_slot
+}
+
+# cdc mode: the instance that takes the lock first makes the slot at its start, and the slot reads only what
+# commits after it is ready (snapshot.mode=no_data): nothing is written before a reader streams from it
+await_slot() {
+    [[ $DRILL_RELAY == cdc ]] || return 0
+    local started=$SECONDS
+    until [[ $(db_drill "SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'ordering_outbox'
+                            AND active AND confirmed_flush_lsn IS NOT NULL") == 1 ]]; do
+        ((SECONDS - started < 120)) || die "no instance read the slot ordering_outbox within 120 s"
+        sleep 0.5
+    done
+    log "slot ordering_outbox ready and read by instance $(cdc_reader || echo '?') after $((SECONDS - started)) s"
+}
+
+# cdc mode: the session holding the slot's advisory lock (the reader's), "backend pid|client port", empty if none
+sql_cdc_lock_session() {
+    echo "SELECT a.pid || '|' || a.client_port FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+           WHERE l.locktype = 'advisory' AND l.granted AND a.application_name LIKE 'ordering-cdc-lock %'"
+}
+# cdc mode: which instance (a or b) reads the slot: the one whose connection holds the lock (its session's client
+# port, and the process owning that socket)
+cdc_reader() {
+    local session pid name
+    session=$(db_drill "$(sql_cdc_lock_session)")
+    [[ $session =~ ^[0-9]+\|[0-9]+$ ]] || return 1 # none (or several)
+    pid=$(ss -Htnp "sport = :${session#*|}" | sed -n 's/.*pid=\([0-9]*\),.*/\1/p' | head -n 1)
+    for name in "${!INSTANCE_PID[@]}"; do
+        if [[ ${INSTANCE_PID[$name]} == "$pid" ]]; then
+            echo "$name"
+            return 0
+        fi
+    done
+    return 1
+}
+
 start_consumer() { # the audit queue, bound with order.#, and its consumer writing $AUDIT
     rabbit declare >/dev/null || die "could not declare the audit queue"
     QUEUE_DECLARED=1
@@ -495,21 +569,29 @@ declare -A INSTANCE_PORT=([a]=$PORT_A [b]=$PORT_B [c]=$PORT_A)
 
 pending_rows() { db_drill "SELECT count(*) FROM outbox_message WHERE status = 'PENDING'"; }
 
+# distinct message ids the audit consumer has seen
+delivered_ids() { cut -d' ' -f2 "$AUDIT" | sort -u | wc -l; }
+
 # until no row is pending and the consumer has seen every published order message (120 s at most); with the CDC
-# relay (DRILL_RELAY=cdc), which marks no row published, until it has seen every order message
+# relay (DRILL_RELAY=cdc), which marks no row published, until it has seen every order message (distinct ids: the
+# CDC relay's duplicates must not stand in for a message still missing)
 DRILL_RELAY=polling
 await_drain() {
     local started=$SECONDS published
     while true; do
         if [[ $DRILL_RELAY == cdc ]]; then
             published=$(db_drill "SELECT count(*) FROM outbox_message WHERE routing_key LIKE 'order.%'")
-            (($(wc -l <"$AUDIT") >= published)) && break
+            (($(delivered_ids) >= published)) && break
         elif [[ $(pending_rows) == 0 ]]; then
             published=$(db_drill "SELECT count(*) FROM outbox_message WHERE status = 'PUBLISHED' AND routing_key LIKE 'order.%'")
             (($(wc -l <"$AUDIT") >= published)) && break
         fi
         ((SECONDS - started < 120)) || {
-            log "WARNING: not drained within 120 s ($(pending_rows) rows pending)"
+            if [[ $DRILL_RELAY == cdc ]]; then
+                log "WARNING: not drained within 120 s ($(delivered_ids) of $published order messages delivered)"
+            else
+                log "WARNING: not drained within 120 s ($(pending_rows) rows pending)"
+            fi
             break
         }
         sleep 0.2
@@ -562,12 +644,16 @@ seed_orders() { # N
     db_drill "BEGIN; $(sql_seed_orders "$1") $(sql_wake_relays) COMMIT;" >/dev/null
 }
 
-audit() { # extra DrillAudit args; appends the RESULT line
+audit() { # extra DrillAudit args; appends the RESULT line (with the CDC relay: --cdc, and the drill named "(cdc)")
     stop_pid "$CONSUMER_PID"
     CONSUMER_PID=""
-    local out status=0
-    out=$(java -cp "$CP" -Dslf4j.internal.verbosity=ERROR "$DRILL_DIR/DrillAudit.java" --drill "$DRILL" \
-        --jdbc "$(jdbc_url)" --user "$DB_USER" --messages "$AUDIT" "$@") || status=$?
+    local out status=0 label=$DRILL cdc=()
+    if [[ $DRILL_RELAY == cdc ]]; then
+        cdc=(--cdc)
+        [[ $DRILL == *-cdc ]] || label="$DRILL (cdc)"
+    fi
+    out=$(java -cp "$CP" -Dslf4j.internal.verbosity=ERROR "$DRILL_DIR/DrillAudit.java" --drill "$label" \
+        --jdbc "$(jdbc_url)" --user "$DB_USER" --messages "$AUDIT" "${cdc[@]}" "$@") || status=$?
     grep -v '^RESULT ' <<<"$out"
     grep '^RESULT ' <<<"$out" | sed "s/^RESULT /RESULT extra=${DRILL_NOTE// /_} | /" >>"$RESULTS"
     return "$status"
@@ -577,14 +663,9 @@ audit() { # extra DrillAudit args; appends the RESULT line
 # The drills
 # ---------------------------------------------------------------------------------------------------------------
 drill_poison() {
-    log "== poison: one unroutable message among $POISON_GOOD_ROWS good ones"
-    fresh_database
-    start_consumer
-    local relay=(--ordering.outbox.max-attempts=3 --ordering.outbox.backoff-initial=200ms
-        --ordering.outbox.backoff-max=1s)
-    start_instance a "$PORT_A" "${relay[@]}"
-    start_instance b "$PORT_B" "${relay[@]}"
-    await_instances a b
+    log "== poison: one unroutable message among $POISON_GOOD_ROWS good ones (relay $RELAY)"
+    begin_drill
+    start_pair --ordering.outbox.max-attempts=3 --ordering.outbox.backoff-initial=200ms --ordering.outbox.backoff-max=1s
     local half=$((POISON_GOOD_ROWS / 2)) poison
     poison=$(db_drill "$(sql_new_uuid)")
     # one transaction: half the good rows, the poison, the other half; consecutive positions, so the poison
@@ -598,24 +679,36 @@ drill_poison() {
     local t0
     t0=$(now_ms)
     await_drain
+    # the CDC relay leaves the good rows pending: the poison's own row says when it is parked
+    local started=$SECONDS
+    until [[ $DRILL_RELAY != cdc || $(db_drill "SELECT status FROM outbox_message WHERE id = '$poison'") == PARKED ]]; do
+        ((SECONDS - started < 60)) || break # the audit reports it
+        sleep 0.2
+    done
     log "drained (poison parked) $(awk -v a="$t0" -v b="$(now_ms)" 'BEGIN { printf "%.1f", (b - a - 2000) / 1000 }') s after the seed"
     DRILL_NOTE="max-attempts=3"
     audit --poison "$poison"
 }
 
-drill_kill() {
-    log "== kill: SIGKILL of one instance in the middle of draining $KILL_ROWS rows (lease $LEASE)"
-    fresh_database
-    start_consumer
-    start_instance a "$PORT_A"
-    start_instance b "$PORT_B"
-    await_instances a b
+# The start of both kill drills: the instances, then the relays' code compiled by the JIT before the measured
+# drain, as the load drills warm up with load: KILL_ROWS rows drained (their orders are audited with the rest)
+kill_drill_start() {
+    begin_drill
+    start_pair
     if ((WARMUP_SECONDS > 0)); then
-        # the relays' code compiled by the JIT before the measured drain, as the load drills warm up with load
-        log "warm-up: $KILL_ROWS rows drained by both relays"
+        log "warm-up: $KILL_ROWS rows drained"
         seed_orders "$KILL_ROWS"
-        await_drain # the warm-up's orders stay and are audited with the rest
+        await_drain
     fi
+}
+
+drill_kill() {
+    if [[ $RELAY == cdc ]]; then
+        drill_kill_cdc
+        return
+    fi
+    log "== kill: SIGKILL of one instance in the middle of draining $KILL_ROWS rows (lease $LEASE)"
+    kill_drill_start
     local warm
     warm=$(db_drill "SELECT count(*) FROM outbox_message")
     # On PostgreSQL the seed ends with NOTIFY (delivered at the commit), which wakes both relays at once, as a commit
@@ -688,10 +781,75 @@ drill_kill() {
     audit --fault-end "$lease_end"
 }
 
+# The kill drill with the CDC relay: no leases, one reader. The instance that holds the slot's lock is killed
+# (SIGKILL) once a tenth of the seeded rows is delivered; the server ends its sessions, releasing the lock, and the
+# standby takes it at its next try (leader-poll-interval, 1 s), starts its engine and resumes from the last
+# committed offset (what the dead reader sent after that commit comes again: the duplicates). Measured from the
+# kill: the lock taken, the slot streamed again, the first delivery after the lock was taken (the standby's: the
+# dead reader's last messages reach the consumer within milliseconds), and the drain of every seeded row.
+# docs/cdc.md bounds the takeover by leader-poll-interval + the engine's start, for which CdcRelayIT allows 15 s:
+# the first delivery must come within CDC_TAKEOVER_BOUND (16 s) of the kill.
+drill_kill_cdc() {
+    log "== kill (cdc): SIGKILL of the instance reading the slot in the middle of draining $KILL_ROWS rows"
+    kill_drill_start
+    local warm reader session started=$SECONDS
+    warm=$(wc -l <"$AUDIT")
+    seed_orders "$KILL_ROWS"
+    reader=$(cdc_reader) || die "no instance of the drill holds the CDC lock"
+    session=$(db_drill "$(sql_cdc_lock_session)")
+    local old_lock=${session%|*} old_sender
+    old_sender=$(db_drill "SELECT active_pid FROM pg_replication_slots WHERE slot_name = 'ordering_outbox'")
+    log "seeded $KILL_ROWS rows; instance $reader reads the slot; killing it once a tenth is delivered"
+    until (($(wc -l <"$AUDIT") - warm >= KILL_ROWS / 10)); do
+        ((SECONDS - started < 120)) || die "not a tenth of the rows delivered within 120 s"
+        sleep 0.02
+    done
+    local delivered kill_ms
+    kill -KILL "${INSTANCE_PID[$reader]}"
+    kill_ms=$(now_ms)
+    delivered=$(($(wc -l <"$AUDIT") - warm))
+    wait "${INSTANCE_PID[$reader]}" 2>/dev/null || true
+    unset "INSTANCE_PID[$reader]"
+    ((delivered < KILL_ROWS * 9 / 10)) || die "the reader drained before the kill could happen ($delivered delivered)"
+    log "killed instance $reader (SIGKILL) with $delivered of $KILL_ROWS rows delivered"
+    # until another session holds the lock and another WAL sender streams the slot
+    local state lock_ms="" stream_ms="" now
+    started=$SECONDS
+    while [[ -z $stream_ms ]]; do
+        state=$(db_drill "SELECT ($(sql_cdc_lock_session)), (SELECT active_pid FROM pg_replication_slots
+                                                               WHERE slot_name = 'ordering_outbox')")
+        now=$(now_ms)
+        if [[ -z $lock_ms && $state =~ ^([0-9]+)\| && ${BASH_REMATCH[1]} != "$old_lock" ]]; then
+            lock_ms=$now
+        fi
+        if [[ -n $lock_ms && $state =~ \|([0-9]+)$ && ${BASH_REMATCH[1]} != "$old_sender" ]]; then
+            stream_ms=$now
+        fi
+        ((SECONDS - started < 120)) || die "the standby did not stream the slot within 120 s of the kill"
+        sleep 0.05
+    done
+    await_drain
+    local lock_s stream_s first_s bound=$CDC_TAKEOVER_BOUND
+    lock_s=$(awk -v a="$kill_ms" -v b="$lock_ms" 'BEGIN { printf "%.2f", (b - a) / 1000 }')
+    stream_s=$(awk -v a="$kill_ms" -v b="$stream_ms" 'BEGIN { printf "%.2f", (b - a) / 1000 }')
+    first_s=$(awk -v kill="$kill_ms" -v lock="$lock_ms" '$1 >= lock { printf "%.2f", ($1 - kill) / 1000; exit }' "$AUDIT")
+    log "after the kill: the standby took the lock in $lock_s s, streamed the slot in $stream_s s and delivered" \
+        "its first message in ${first_s:-(none)} s (bound: $bound s);" \
+        "$(awk -v a="$kill_ms" -v b="$lock_ms" '$1 >= a && $1 < b { n++ } END { print n + 0 }' "$AUDIT")" \
+        "deliveries reached the consumer between the kill and the lock's takeover"
+    DRILL_NOTE="killed at $delivered of $KILL_ROWS delivered; lock ${lock_s}s, stream ${stream_s}s, first delivery ${first_s:-none}s after the kill (bound ${bound}s)"
+    local status=0
+    audit --fault-end "$kill_ms" || status=$?
+    if [[ -z $first_s ]] || awk -v t="$first_s" -v b="$bound" 'BEGIN { exit !(t > b) }'; then
+        log "the standby's first delivery came later than the bound of $bound s"
+        return 1
+    fi
+    return "$status"
+}
+
 drill_broker() {
-    log "== broker: RabbitMQ unreachable for ${BROKER_OUTAGE_SECONDS} s under $RATE orders/s ($BROKER_FAULT)"
-    fresh_database
-    start_consumer
+    log "== broker: RabbitMQ unreachable for ${BROKER_OUTAGE_SECONDS} s under $RATE orders/s ($BROKER_FAULT, relay $RELAY)"
+    begin_drill
     local instance_rabbit_port=$RABBIT_PORT
     if [[ $BROKER_FAULT == proxy ]]; then
         port_in_use "$PROXY_PORT" && die "port $PROXY_PORT is taken (PROXY_PORT)"
@@ -704,9 +862,7 @@ drill_broker() {
         done
         instance_rabbit_port=$PROXY_PORT
     fi
-    INSTANCE_RABBIT_PORT=$instance_rabbit_port start_instance a "$PORT_A"
-    INSTANCE_RABBIT_PORT=$instance_rabbit_port start_instance b "$PORT_B"
-    await_instances a b
+    INSTANCE_RABBIT_PORT=$instance_rabbit_port start_pair
     warm_up
     local requests="$WORK/$DRILL-requests.txt" fault_end
     start_load "$requests"
@@ -750,12 +906,9 @@ broker_up() {
 }
 
 drill_db() {
-    log "== db: every database connection of the instances terminated under $RATE orders/s ($DB_LABEL)"
-    fresh_database
-    start_consumer
-    start_instance a "$PORT_A"
-    start_instance b "$PORT_B"
-    await_instances a b
+    log "== db: every database connection of the instances terminated under $RATE orders/s ($DB_LABEL, relay $RELAY)"
+    begin_drill
+    start_pair
     warm_up
     local requests="$WORK/$DRILL-requests.txt" fault_end terminated
     start_load "$requests"
@@ -842,20 +995,25 @@ make_slot() { db_drill "SELECT pg_create_logical_replication_slot('ordering_outb
 drill_skew-cdc() {
     [[ $DB == postgres ]] || die "skew-cdc reads PostgreSQL's write-ahead log: DB=postgres only"
     log "== skew-cdc: two writers whose clocks differ by $SKEW, relays off; then one relay in cdc mode, not ordered"
-    start_scratch_postgres
-    DB_PORT=$CDC_DB_PORT DB_USER=postgres DRILL_RELAY=cdc
+    use_scratch_cluster
     fresh_database
     start_consumer
     skew_writers make_slot
-    skew_drain --ordering.outbox.relay=cdc -- --cdc
+    skew_drain --ordering.outbox.relay=cdc --
 }
 
 # ---------------------------------------------------------------------------------------------------------------
 # Main
 # ---------------------------------------------------------------------------------------------------------------
 DRILLS=("$@")
-[[ ${#DRILLS[@]} -gt 0 && ${DRILLS[0]} != all ]] || DRILLS=(poison kill broker db skew)
-log "fault drills on $DB_LABEL $(server_version) at $DB_HOST:$DB_PORT: ${DRILLS[*]}; console log: ${RUN_LOG#"$REPO_ROOT"/}"
+if [[ ${#DRILLS[@]} == 0 || ${DRILLS[0]} == all ]]; then
+    DRILLS=(poison kill broker db skew)
+    [[ $RELAY == polling ]] || DRILLS=(poison kill broker db skew-cdc)
+fi
+[[ $RELAY == polling || " ${DRILLS[*]} " != *" skew "* ]] ||
+    die "skew is the polling relay's ordered mode; with RELAY=cdc run skew-cdc"
+log "fault drills on $DB_LABEL $(server_version) at $DB_HOST:$DB_PORT$([[ $RELAY == cdc ]] &&
+    echo " (cdc: a scratch cluster on port $CDC_DB_PORT)"), relay $RELAY: ${DRILLS[*]}; console log: ${RUN_LOG#"$REPO_ROOT"/}"
 FAILED=()
 for DRILL in "${DRILLS[@]}"; do
     declare -F "drill_$DRILL" >/dev/null || die "unknown drill $DRILL (poison, kill, broker, db, skew, skew-cdc, all)"
