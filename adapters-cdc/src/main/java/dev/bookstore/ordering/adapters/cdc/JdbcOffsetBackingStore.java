@@ -17,8 +17,9 @@ import org.apache.kafka.connect.storage.MemoryOffsetBackingStore;
  * The engine's offsets in the service's own database, table {@code outbox_cdc_offset} (Flyway V8), one set per
  * replication slot. Debezium's JDBC offset store is not on Maven Central at the Debezium version used here. Every
  * commit is written before the engine goes on ({@link #save()} runs inside the commit), so a restart reads what the
- * last commit wrote. Instantiated by the engine by class name, configured by the {@code offset.storage.ordering.*}
- * keys.
+ * last commit wrote. The engine waits for each commit, so the store keeps one connection open rather than paying a
+ * new one's start every commit; a write that fails is tried once more on a new connection. Instantiated by the
+ * engine by class name, configured by the {@code offset.storage.ordering.*} keys.
  */
 public final class JdbcOffsetBackingStore extends MemoryOffsetBackingStore {
 
@@ -31,6 +32,7 @@ public final class JdbcOffsetBackingStore extends MemoryOffsetBackingStore {
     private String user;
     private String password;
     private String slot;
+    private Connection connection;
 
     @Override
     public void configure(WorkerConfig config) {
@@ -61,8 +63,32 @@ public final class JdbcOffsetBackingStore extends MemoryOffsetBackingStore {
     }
 
     @Override
-    protected void save() {
-        try (Connection connection = connect(); PreparedStatement upsert = connection.prepareStatement("""
+    public synchronized void stop() {
+        super.stop();
+        close();
+    }
+
+    @Override
+    protected synchronized void save() {
+        try {
+            write();
+        } catch (SQLException first) {
+            close(); // a connection the server ended: once more on a new one
+            try {
+                write();
+            } catch (SQLException e) {
+                close();
+                e.addSuppressed(first);
+                throw new ConnectException("Cannot write the CDC offsets of slot " + slot, e);
+            }
+        }
+    }
+
+    private void write() throws SQLException {
+        if (connection == null) {
+            connection = connect();
+        }
+        try (PreparedStatement upsert = connection.prepareStatement("""
                 INSERT INTO outbox_cdc_offset (slot_name, offset_key, offset_value) VALUES (?, ?, ?)
                 ON CONFLICT (slot_name, offset_key)
                 DO UPDATE SET offset_value = EXCLUDED.offset_value, committed_at = now()""")) {
@@ -76,8 +102,17 @@ public final class JdbcOffsetBackingStore extends MemoryOffsetBackingStore {
                 upsert.addBatch();
             }
             upsert.executeBatch();
-        } catch (SQLException e) {
-            throw new ConnectException("Cannot write the CDC offsets of slot " + slot, e);
+        }
+    }
+
+    private void close() {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException e) {
+                // gone already
+            }
+            connection = null;
         }
     }
 

@@ -11,6 +11,7 @@ import dev.bookstore.ordering.application.outbox.capture.RelayCapturedMessagesUs
 import dev.bookstore.ordering.application.outbox.relay.Backoff;
 import dev.bookstore.ordering.application.outbox.relay.RelaySettings.Unroutable;
 import dev.bookstore.ordering.testing.TcpProxy;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -211,6 +212,27 @@ class CdcRelayIT {
         List<String> expected = new ArrayList<>(List.of(before));
         expected.addAll(duringOutage);
         assertThat(firstDeliveries).as("commit order").containsExactlyElementsOf(expected);
+    }
+
+    @Test
+    void anOffsetStoreConnectionTheServerEndedIsReplacedWithoutStoppingTheStream() {
+        CdcRelay relay = start("a", broker.connectionFactory(), settings(10, Unroutable.RETRY),
+                UnaryOperator.identity());
+        bed.awaitReading();
+        String first = insert("order-1", "order.placed");
+        await().atMost(Duration.ofSeconds(30)).until(() -> count(first) == 1);
+        String store = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                + "AND query LIKE 'INSERT INTO outbox_cdc_offset%'";
+        await().atMost(Duration.ofSeconds(30)).until(() -> !jdbc.queryForList(store, Integer.class).isEmpty());
+
+        jdbc.queryForList("SELECT pg_terminate_backend(pid) FROM (" + store + ") AS offsets", Boolean.class);
+        Timestamp ended = jdbc.queryForObject("SELECT now()", Timestamp.class);
+        String second = insert("order-2", "order.placed");
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> count(second) == 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> jdbc.queryForObject(
+                "SELECT max(committed_at) > ? FROM outbox_cdc_offset", Boolean.class, ended));
+        assertThat(relay.engineStarts()).as("the commit went on over a new connection").isEqualTo(1);
     }
 
     private CaptureSettings settings(int maxAttempts, Unroutable unroutable) {
