@@ -18,7 +18,7 @@ import org.apache.kafka.connect.storage.MemoryOffsetBackingStore;
  * replication slot. Debezium's JDBC offset store is not on Maven Central at the Debezium version used here. Every
  * commit is written before the engine goes on ({@link #save()} runs inside the commit), so a restart reads what the
  * last commit wrote. The engine waits for each commit, so the store keeps one connection open rather than paying a
- * new one's start every commit; a write that fails is tried once more on a new connection. Instantiated by the
+ * new one's start every commit (the offsets are read on it at start too); a write that fails is tried once more on a new connection. Instantiated by the
  * engine by class name, configured by the {@code offset.storage.ordering.*} keys.
  */
 public final class JdbcOffsetBackingStore extends MemoryOffsetBackingStore {
@@ -48,7 +48,7 @@ public final class JdbcOffsetBackingStore extends MemoryOffsetBackingStore {
     public synchronized void start() {
         super.start();
         Map<ByteBuffer, ByteBuffer> loaded = new HashMap<>();
-        try (Connection connection = connect(); PreparedStatement select = connection.prepareStatement(
+        try (PreparedStatement select = connection().prepareStatement(
                 "SELECT offset_key, offset_value FROM outbox_cdc_offset WHERE slot_name = ?")) {
             select.setString(1, slot);
             try (ResultSet rows = select.executeQuery()) {
@@ -57,6 +57,7 @@ public final class JdbcOffsetBackingStore extends MemoryOffsetBackingStore {
                 }
             }
         } catch (SQLException e) {
+            close();
             throw new ConnectException("Cannot read the CDC offsets of slot " + slot, e);
         }
         data.putAll(loaded);
@@ -85,10 +86,7 @@ public final class JdbcOffsetBackingStore extends MemoryOffsetBackingStore {
     }
 
     private void write() throws SQLException {
-        if (connection == null) {
-            connection = connect();
-        }
-        try (PreparedStatement upsert = connection.prepareStatement("""
+        try (PreparedStatement upsert = connection().prepareStatement("""
                 INSERT INTO outbox_cdc_offset (slot_name, offset_key, offset_value) VALUES (?, ?, ?)
                 ON CONFLICT (slot_name, offset_key)
                 DO UPDATE SET offset_value = EXCLUDED.offset_value, committed_at = now()""")) {
@@ -122,8 +120,12 @@ public final class JdbcOffsetBackingStore extends MemoryOffsetBackingStore {
         return Set.of();
     }
 
-    private Connection connect() throws SQLException {
-        return DriverManager.getConnection(url, user, password);
+    /** The store's one connection, opened at the first use after start or after a failure. */
+    private Connection connection() throws SQLException {
+        if (connection == null) {
+            connection = DriverManager.getConnection(url, user, password);
+        }
+        return connection;
     }
 
     private static byte[] bytes(ByteBuffer buffer) {

@@ -48,7 +48,7 @@ class OnRelayCondition extends SpringBootCondition {
 
     /** The deployment's relay as {@link OutboxProperties#deploymentRelayMode()} will see it. */
     static Relay deploymentRelay(Environment environment) {
-        return Binder.get(environment).bind("ordering.outbox.deployment-relay", Relay.class)
-                .orElseGet(() -> relay(environment) == Relay.CDC ? Relay.CDC : Relay.POLLING);
+        return OutboxProperties.deploymentRelayOf(relay(environment),
+                Binder.get(environment).bind("ordering.outbox.deployment-relay", Relay.class).orElse(null));
     }
 }

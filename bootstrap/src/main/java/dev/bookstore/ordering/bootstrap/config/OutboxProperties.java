@@ -118,7 +118,12 @@ public record OutboxProperties(
 
     /** The relay the deployment reads the outbox with: {@code deployment-relay}, or else this instance's. */
     public Relay deploymentRelayMode() {
-        return deploymentRelay != null ? deploymentRelay : relayMode() == Relay.CDC ? Relay.CDC : Relay.POLLING;
+        return deploymentRelayOf(relayMode(), deploymentRelay);
+    }
+
+    /** The deployment's relay: the one set, or else this instance's (polling where it runs none). */
+    static Relay deploymentRelayOf(Relay relay, Relay deploymentRelay) {
+        return deploymentRelay != null ? deploymentRelay : relay == Relay.CDC ? Relay.CDC : Relay.POLLING;
     }
 
     /**
