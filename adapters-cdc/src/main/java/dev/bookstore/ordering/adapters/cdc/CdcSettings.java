@@ -13,9 +13,10 @@ import java.util.Objects;
  * @param instance this instance's name, shown as the connections' application name
  * @param leaderPollInterval how often a standby tries to take the lock, and the leader checks it still holds it
  * @param restartBackoff delay before the engine is started again after it failed
+ * @param pollInterval the connector's {@code poll.interval.ms}, or null for the documented configuration's
  */
 public record CdcSettings(String jdbcUrl, String username, String password, String slotName, String instance,
-                          Duration leaderPollInterval, Backoff restartBackoff) {
+                          Duration leaderPollInterval, Backoff restartBackoff, Duration pollInterval) {
 
     public CdcSettings {
         Objects.requireNonNull(jdbcUrl, "jdbcUrl");

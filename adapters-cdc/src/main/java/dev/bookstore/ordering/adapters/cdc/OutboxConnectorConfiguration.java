@@ -9,7 +9,8 @@ import org.postgresql.Driver;
 /**
  * The embedded engine's configuration: the documented connector and outbox router configuration
  * ({@value #RESOURCE}, the same file as {@code docs/cdc/outbox-connector.properties}) plus the connection, the
- * slot, the offsets in the service's database and an offset commit at most every second, after confirms.
+ * slot, the offsets in the service's database, an offset commit at most every second, after confirms, and the
+ * poll interval if the service's configuration sets one.
  */
 public final class OutboxConnectorConfiguration {
 
@@ -52,6 +53,9 @@ public final class OutboxConnectorConfiguration {
         properties.setProperty(JdbcOffsetBackingStore.PASSWORD,
                 settings.password() == null ? "" : settings.password());
         properties.setProperty(JdbcOffsetBackingStore.SLOT, settings.slotName());
+        if (settings.pollInterval() != null) {
+            properties.setProperty("poll.interval.ms", Long.toString(settings.pollInterval().toMillis()));
+        }
         // Offsets are committed when the consumer marks a batch finished, which it does only after confirms, and at
         // most once a second: one statement a second, not one per batch of a few orders. The heartbeat (every
         // second) finishes a batch on a quiet outbox too, so the last offsets of a burst are committed within ~2 s.

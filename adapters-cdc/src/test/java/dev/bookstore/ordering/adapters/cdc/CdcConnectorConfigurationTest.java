@@ -22,7 +22,7 @@ class CdcConnectorConfigurationTest {
 
     private static final CdcSettings SETTINGS = new CdcSettings(
             "jdbc:postgresql://db.example:5433/ordering?sslmode=require", "ordering", "secret", "my_slot", "a",
-            Duration.ofSeconds(1), Backoff.exponential(Duration.ofSeconds(1), Duration.ofMinutes(1)));
+            Duration.ofSeconds(1), Backoff.exponential(Duration.ofSeconds(1), Duration.ofMinutes(1)), null);
 
     @Test
     void theJarCarriesTheDocumentedFileAsItIs() throws IOException {
@@ -48,6 +48,16 @@ class CdcConnectorConfigurationTest {
                 .containsEntry("database.dbname", "ordering").containsEntry("database.user", "ordering")
                 .containsEntry("offset.storage", JdbcOffsetBackingStore.class.getName())
                 .containsEntry("offset.flush.interval.ms", "1000");
+    }
+
+    @Test
+    void aPollIntervalOfTheServicesConfigurationReplacesTheDocumentedOne() {
+        CdcSettings fast = new CdcSettings(SETTINGS.jdbcUrl(), SETTINGS.username(), SETTINGS.password(),
+                SETTINGS.slotName(), SETTINGS.instance(), SETTINGS.leaderPollInterval(), SETTINGS.restartBackoff(),
+                Duration.ofMillis(5));
+
+        assertThat(OutboxConnectorConfiguration.documented()).containsEntry("poll.interval.ms", "10");
+        assertThat(asMap(OutboxConnectorConfiguration.engine(fast))).containsEntry("poll.interval.ms", "5");
     }
 
     @Test

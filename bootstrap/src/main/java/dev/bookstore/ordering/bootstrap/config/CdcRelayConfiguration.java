@@ -53,7 +53,7 @@ class CdcRelayConfiguration {
         CdcSettings settings = new CdcSettings(dataSource.determineUrl(), dataSource.determineUsername(),
                 dataSource.determinePassword(), cdc.slotName(), OutboxRelayConfiguration.instanceName(),
                 cdc.leaderPollInterval(),
-                Backoff.exponential(cdc.restartBackoffInitial(), cdc.restartBackoffMax()));
+                Backoff.exponential(cdc.restartBackoffInitial(), cdc.restartBackoffMax()), cdc.pollInterval());
         RelayCapturedMessagesService relay = new RelayCapturedMessagesService(publisher,
                 new JdbcCapturedMessageParking(pool), new CaptureSettings(outbox.confirmTimeout(),
                 outbox.maxAttempts(), Backoff.exponential(outbox.backoffInitial(), outbox.backoffMax()),

@@ -61,7 +61,7 @@ public record CdcTestBed(TestDatabase database, JdbcTemplate jdbc, TestRabbit.Br
     public CdcRelay relay(String instance, Duration leaderPoll, CachingConnectionFactory publisherConnection,
                           CaptureSettings capture, UnaryOperator<RelayCapturedMessagesUseCase> around) {
         CdcSettings settings = new CdcSettings(database.url(), database.username(), database.password(), slot,
-                instance, leaderPoll, new Backoff(Duration.ofMillis(200), Duration.ofSeconds(2), () -> 1.0));
+                instance, leaderPoll, new Backoff(Duration.ofMillis(200), Duration.ofSeconds(2), () -> 1.0), null);
         RelayCapturedMessagesService service = new RelayCapturedMessagesService(
                 new RabbitMessagePublisher(publisherConnection),
                 new JdbcCapturedMessageParking(jdbc.getDataSource()), capture, Clock.systemUTC(), RelayMetrics.NONE);

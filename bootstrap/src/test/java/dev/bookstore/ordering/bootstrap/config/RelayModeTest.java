@@ -7,6 +7,7 @@ import dev.bookstore.ordering.application.outbox.admin.RelayReading;
 import dev.bookstore.ordering.bootstrap.config.OutboxProperties.Relay;
 import jakarta.validation.Validation;
 import jakarta.validation.ValidatorFactory;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -133,6 +134,23 @@ class RelayModeTest {
 
     private static MockEnvironment env(String name, String value) {
         return new MockEnvironment().withProperty(name, value);
+    }
+
+    @Test
+    void theConnectorsPollIntervalIsTheDocumentedFilesUnlessSetAndStaysWithinBounds() {
+        assertThat(bindCdc(Map.of()).pollInterval()).isNull();
+        assertThat(bindCdc(Map.of("ordering.outbox.cdc.poll-interval", "5ms")).pollInterval())
+                .isEqualTo(Duration.ofMillis(5));
+        for (String outOfBounds : List.of("0ms", "11s")) {
+            assertThat(VALIDATION.getValidator().validate(bindCdc(Map.of("ordering.outbox.cdc.poll-interval",
+                    outOfBounds)))).as(outOfBounds).extracting(violation -> violation.getMessage())
+                    .containsExactly("poll-interval must be between 1ms and 10s");
+        }
+    }
+
+    private static CdcProperties bindCdc(Map<String, String> properties) {
+        return new Binder(new MapConfigurationPropertySource(properties))
+                .bindOrCreate("ordering.outbox.cdc", CdcProperties.class);
     }
 
     private static OutboxProperties bind(Map<String, String> properties) {
