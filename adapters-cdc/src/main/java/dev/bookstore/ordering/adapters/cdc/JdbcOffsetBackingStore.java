@@ -18,8 +18,9 @@ import org.apache.kafka.connect.storage.MemoryOffsetBackingStore;
  * replication slot. Debezium's JDBC offset store is not on Maven Central at the Debezium version used here. Every
  * commit is written before the engine goes on ({@link #save()} runs inside the commit), so a restart reads what the
  * last commit wrote. The engine waits for each commit, so the store keeps one connection open rather than paying a
- * new one's start every commit (the offsets are read on it at start too); a write that fails is tried once more on a new connection. Instantiated by the
- * engine by class name, configured by the {@code offset.storage.ordering.*} keys.
+ * new one's start every commit (the offsets are read on it at start too); a write that fails is tried once more on
+ * a new connection. Instantiated by the engine by class name, configured by the {@code offset.storage.ordering.*}
+ * keys.
  */
 public final class JdbcOffsetBackingStore extends MemoryOffsetBackingStore {
 
