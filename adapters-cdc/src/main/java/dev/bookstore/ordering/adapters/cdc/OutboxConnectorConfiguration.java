@@ -9,8 +9,8 @@ import org.postgresql.Driver;
 /**
  * The embedded engine's configuration: the documented connector and outbox router configuration
  * ({@value #RESOURCE}, the same file as {@code docs/cdc/outbox-connector.properties}) plus the connection, the
- * slot, the offsets in the service's database, an offset commit at most every second, after confirms, batches of
- * one record, and the poll interval if the service's configuration sets one.
+ * slot, the offsets in the service's database, an offset commit at most every second, after confirms, and the
+ * poll interval if the service's configuration sets one.
  */
 public final class OutboxConnectorConfiguration {
 
@@ -61,9 +61,6 @@ public final class OutboxConnectorConfiguration {
         // second) finishes a batch on a quiet outbox too, so the last offsets of a burst are committed within ~2 s.
         properties.setProperty("offset.flush.interval.ms", "1000");
         properties.setProperty("offset.flush.timeout.ms", "10000");
-        // The engine's queue hands a record over the moment the log has it instead of waiting up to the poll
-        // interval for a fuller batch; the consumer's sender groups what arrives while it waits for confirms.
-        properties.setProperty("max.batch.size", "1");
         // A broken connection ends the engine; CdcRelay restarts it with its own backoff, as leader only.
         properties.setProperty("errors.max.retries", "0");
         return properties;

@@ -34,7 +34,7 @@ class CdcConnectorConfigurationTest {
     }
 
     @Test
-    void theEngineRunsEveryDocumentedSettingAndAddsOnlyConnectionSlotOffsetsAndBatching() {
+    void theEngineRunsEveryDocumentedSettingAndAddsOnlyConnectionSlotAndOffsets() {
         Map<String, String> documented = asMap(OutboxConnectorConfiguration.documented());
         Map<String, String> engine = asMap(OutboxConnectorConfiguration.engine(SETTINGS));
 
@@ -47,8 +47,7 @@ class CdcConnectorConfigurationTest {
                 .containsEntry("database.hostname", "db.example").containsEntry("database.port", "5433")
                 .containsEntry("database.dbname", "ordering").containsEntry("database.user", "ordering")
                 .containsEntry("offset.storage", JdbcOffsetBackingStore.class.getName())
-                .containsEntry("offset.flush.interval.ms", "1000")
-                .containsEntry("max.batch.size", "1");
+                .containsEntry("offset.flush.interval.ms", "1000");
     }
 
     @Test
