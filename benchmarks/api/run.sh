@@ -471,6 +471,7 @@ bench_queue() {
 }
 
 order_count() { db_bench "SELECT count(*) FROM orders"; }
+peer_order_count() { PGOPTIONS="-c client_min_messages=warning" psql -X -q -h "$DB_HOST" -p "$DB_PORT" -U "$DB_USER" -d "$PEER_DB_NAME" -Atc "SELECT count(*) FROM orders"; }
 
 # utime + stime of the service process, in clock ticks (fields 14 and 15 of /proc/PID/stat, after the comm field).
 # Another JVM's (a peer's) with its pid as $1.
@@ -965,7 +966,7 @@ step_search "$URL" "$WORK/openloop.md" "${SERVICE_STEP_ARGS[@]}"
 # ---------------------------------------------------------------------------------------------------------------
 
 PEER_TARGETS=(service none each)
-declare -A PEER_URL PEER_HELD PEER_MEDIAN PEER_LABEL=([service]="the service (outbox)" [none]="peer, no wait for the broker"
+declare -A PEER_URL PEER_HELD PEER_MEDIAN PEER_CPU PEER_LABEL=([service]="the service (outbox)" [none]="peer, no wait for the broker"
     [each]="peer, waits for each confirm")
 PEER_ROWS=()
 PEER_SUMMARY=()
@@ -1001,6 +1002,14 @@ else
         PEER_URL[$variant]="http://127.0.0.1:$port/orders"
         warm_up "${PEER_URL[$variant]}" "${!pid_var}" :
         PEER_WARMUP_NOTE+="${PEER_WARMUP_NOTE:+; }$variant ${WARMED_UP} s (last round ${WARMUP_JIT_LAST} %)"
+        bench_queue purge >/dev/null
+        # its JVM CPU per order at OPEN_RATE, as section 8 measures the service's (the peer defers no work)
+        orders0=$(peer_order_count) cpu0=$(cpu_ticks "${!pid_var}") jit0=$(jit_ticks "${!pid_var}")
+        fixed_rate "${PEER_URL[$variant]}" "$WORK/peer-openloop-$variant.md"
+        orders1=$(peer_order_count) cpu1=$(cpu_ticks "${!pid_var}") jit1=$(jit_ticks "${!pid_var}")
+        PEER_CPU[$variant]=$(awk -v t="$((cpu1 - cpu0))" -v j="$((jit1 - jit0))" -v hz="$CLK_TCK" \
+            -v n="$((orders1 - orders0))" 'BEGIN { if (n > 0) printf "%.2f ms (JIT %.2f)", t * 1000 / hz / n, j * 1000 / hz / n; else print "–" }')
+        log "  peer ($variant): ${PEER_CPU[$variant]} of JVM CPU per order at $OPEN_RATE req/s over $((orders1 - orders0)) orders"
         bench_queue purge >/dev/null
         port=$((port + 1))
     done
@@ -1128,6 +1137,8 @@ if ((${#PEER_ROWS[@]} > 0)); then
     for row in "${PEER_SUMMARY[@]}"; do report "$row"; done
     report ""
     report "≥: every step held, up to the last of STEP_RATES; a round that held none counts 0 in the median. The service ÷ it: the service's median ÷ this target's median."
+    report ""
+    report "JVM CPU per order at $OPEN_RATE req/s, open loop for $OPEN_SECONDS s after the warm-up: the service $open_cpu_ms ms (JIT $open_jit_ms; section 8, its listener and relay included), the peer without waiting ${PEER_CPU[none]}, the peer waiting for each confirm ${PEER_CPU[each]}."
     report ""
 fi
 report "### Where the machine's CPUs went"
