@@ -33,11 +33,13 @@ import java.util.concurrent.locks.LockSupport;
  * <ul>
  *   <li>{@code warmup BASE_URL SECONDS RATE}: waits for BASE_URL's readiness, then runs one OpenLoop phase
  *       against it (not reported): this JVM's own warm-up, so that the measured instances meet a warm client.</li>
- *   <li>{@code measure BASE_URL T0_EPOCH_MS OUT_FILE [WINDOW_SECONDS]}: polls
+ *   <li>{@code measure BASE_URL T0_EPOCH_MS OUT_FILE [WINDOW_SECONDS [WARMUP_SECONDS WARMUP_RATE]]}: polls
  *       {@code BASE_URL/actuator/health/readiness} every {@code --poll-ms} (20) from the moment of the command; at
  *       the first 200 starts {@code --rate} orders/s for {@code --seconds} on an open-loop schedule (latency from
  *       each request's intended send time), then writes one line per window ({@code --window-seconds} unless
  *       given) of intended send times to OUT_FILE (times in ms since T0_EPOCH_MS, the service process's start).
+ *       With WARMUP_SECONDS, an unreported OpenLoop phase at WARMUP_RATE runs first, from readiness on: what a
+ *       warm-up before readiness could give at best, its time counted.
  *       Answers {@code ok ready_ms=R held_ms=H} (H: the start of the
  *       first window from which every later window holds, {@code -1} if none does).</li>
  *   <li>{@code steps BASE_URL OUT_FILE STEP_SECONDS RATE,RATE,...}: OpenLoop's step search against a running
@@ -121,7 +123,9 @@ public class ColdStartClient {
                                     OpenLoop.ms(stats.http().p99()), OpenLoop.ms(stats.placed().p99()));
                         }
                         case "measure" -> answer.println(measure(channel, words[1], Long.parseLong(words[2]),
-                                Path.of(words[3]), words.length > 4 ? Double.parseDouble(words[4]) : windowSeconds));
+                                Path.of(words[3]), words.length > 4 ? Double.parseDouble(words[4]) : windowSeconds,
+                                words.length > 6 ? Double.parseDouble(words[5]) : 0,
+                                words.length > 6 ? Double.parseDouble(words[6]) : 0));
                         case "steps" -> answer.println(steps(channel, words[1], Path.of(words[2]),
                                 Double.parseDouble(words[3]), words[4]));
                         case "quit" -> {
@@ -173,8 +177,8 @@ public class ColdStartClient {
         return -1;
     }
 
-    static String measure(Channel channel, String baseUrl, long t0EpochMs, Path out, double windowSeconds)
-            throws Exception {
+    static String measure(Channel channel, String baseUrl, long t0EpochMs, Path out, double windowSeconds,
+            double prewarmSeconds, double prewarmRate) throws Exception {
         target(baseUrl);
         channel.queuePurge(queue);
         OpenLoop.RECEIPTS.clear();
@@ -183,6 +187,16 @@ public class ColdStartClient {
         long readyEpochMs = awaitReady(baseUrl);
         if (readyEpochMs < 0) {
             return "fail readiness never answered 200 within " + OpenLoop.num(readyTimeoutSeconds) + " s";
+        }
+        if (prewarmSeconds > 0) {
+            OpenLoop.Stats stats = OpenLoop.runPhase(channel, queue, prewarmRate, prewarmSeconds);
+            System.err.printf(Locale.ROOT, "coldstart: warm-up done %d ms after the process start: HTTP p99 %s,"
+                    + " placed-to-consumer p99 %s%n", System.currentTimeMillis() - t0EpochMs,
+                    OpenLoop.ms(stats.http().p99()), OpenLoop.ms(stats.placed().p99()));
+            channel.queuePurge(queue);
+            OpenLoop.RECEIPTS.clear();
+            OpenLoop.MESSAGE_IDS.clear();
+            duplicatesBefore = OpenLoop.DUPLICATES.get();
         }
         int n = (int) Math.round(rate * seconds);
         long startNanos = System.nanoTime();
@@ -237,7 +251,8 @@ public class ColdStartClient {
         long loadStartMs = startEpochMicros / 1000 - t0EpochMs;
         List<String> lines = new ArrayList<>();
         lines.add("# ready_ms=" + (readyEpochMs - t0EpochMs) + " load_start_ms=" + loadStartMs + " rate=" + rate
-                + " window_s=" + windowSeconds + " duplicates=" + (OpenLoop.DUPLICATES.get() - duplicatesBefore));
+                + " window_s=" + windowSeconds + " duplicates=" + (OpenLoop.DUPLICATES.get() - duplicatesBefore)
+                + " warmup_s=" + OpenLoop.num(prewarmSeconds));
         lines.add("# window from_ms to_ms from_epoch_ms to_epoch_ms orders http_p50_ms http_p99_ms http_max_ms"
                 + " placed_p99_ms e2e_p99_ms non201 io_errors not_sent lost holds non201_codes");
         boolean[] holds = new boolean[windows];

@@ -13,7 +13,11 @@
 #
 # Knobs (environment):
 #   JAR                 the packaged jar (bootstrap/target/ordering-service.jar; built if missing)
-#   VARIANTS            plain17 cds17 aot25 (also plain25: JDK 25 without a cache)
+#   VARIANTS            plain17 cds17 aot25 (also plain25: JDK 25 without a cache); a variant's name with a "w"
+#                       appended (aot25w) runs WARMUP_SECONDS of orders at WARMUP_RATE from readiness on before the
+#                       measured load: what exercising the request path before readiness could give at best, its
+#                       time counted in the time to held
+#   WARMUP_SECONDS (20)  WARMUP_RATE (200 orders/s)
 #   STARTS (3)  RATE (200 orders/s)  LOAD_SECONDS (150)  WINDOW (10 s)  P99_LIMIT_MS (50)  SETTLE (5 s between starts)
 #   CLIENT_WARMUP (60 s) at CLIENT_WARMUP_RATE (250 orders/s), against a throw-away instance
 #   TRAINING (traffic | start-up), TRAIN_SECONDS (80), TRAIN_RATE (200): the training runs, see train.sh
@@ -49,6 +53,8 @@ TRAINING=${TRAINING:-traffic}
 TRAIN_SECONDS=${TRAIN_SECONDS:-80}
 TRAIN_RATE=${TRAIN_RATE:-200}
 SETTLE=${SETTLE:-5}
+WARMUP_SECONDS=${WARMUP_SECONDS:-20}
+WARMUP_RATE=${WARMUP_RATE:-200}
 STEP_RATES=${STEP_RATES-200 400 600 800 1000 1200 1600}
 STEP_SECONDS=${STEP_SECONDS:-10}
 PROFILE=${PROFILE:-0}
@@ -94,6 +100,10 @@ rel() { printf '%s' "${1#"$REPO_ROOT"/}"; }
 
 declare -A LABEL=([plain17]="Java 17, packaged jar" [cds17]="Java 17, AppCDS archive" [aot25]="JDK 25, AOT cache"
     [plain25]="JDK 25, packaged jar")
+for v in plain17 cds17 aot25 plain25; do
+    LABEL[${v}w]="${LABEL[$v]}, ${WARMUP_SECONDS} s at ${WARMUP_RATE}/s first"
+done
+base() { echo "${1%w}"; } # the variant's JVM and files, without the warm-up
 
 SERVICE_PID=""
 SAMPLER_PID=""
@@ -163,7 +173,7 @@ done
 for v in $VARIANTS; do
     [[ -n ${LABEL[$v]:-} ]] || die "unknown variant $v (plain17, cds17, aot25, plain25)"
 done
-[[ " $VARIANTS " != *25\ * || -x $JAVA25 ]] || die "no JDK 25 found: set JAVA25 to its bin/java"
+[[ " $VARIANTS " != *25\ * && " $VARIANTS " != *25w\ * || -x $JAVA25 ]] || die "no JDK 25 found: set JAVA25 to its bin/java"
 [[ -z $CHART ]] || command -v gnuplot >/dev/null || die "gnuplot is not installed (apt-get install gnuplot-nox), or set CHART="
 psql_admin "SELECT 1" >/dev/null || die "PostgreSQL does not answer on $DB_HOST:$DB_PORT (user $DB_USER)"
 timeout 5 bash -c "exec 3<>/dev/tcp/$RABBIT_HOST/$RABBIT_PORT" 2>/dev/null ||
@@ -189,11 +199,11 @@ HZ=$(getconf CLK_TCK)
 CDS_ARCHIVE="$RUN/ordering-service.jsa"
 AOT_CACHE="$RUN/ordering-service.aot"
 export DB_HOST DB_PORT DB_USER RABBIT_HOST RABBIT_PORT TRAINING TRAIN_SECONDS TRAIN_RATE SERVICE_JVM
-if [[ " $VARIANTS " == *" cds17 "* ]]; then
+if [[ " $VARIANTS " == *" cds17 "* || " $VARIANTS " == *" cds17w "* ]]; then
     JAVA=$JAVA17 DRIVER_JAVA=$JAVA17 DB_NAME=${DB_NAME}_training PORT=$((PORT + 1)) \
         "$BENCH_DIR/train.sh" cds "$APP" "$CDS_ARCHIVE" || die "the AppCDS training run failed"
 fi
-if [[ " $VARIANTS " == *" aot25 "* ]]; then
+if [[ " $VARIANTS " == *" aot25 "* || " $VARIANTS " == *" aot25w "* ]]; then
     JAVA=$JAVA25 DRIVER_JAVA=$JAVA17 DB_NAME=${DB_NAME}_training PORT=$((PORT + 1)) \
         "$BENCH_DIR/train.sh" aot "$APP" "$AOT_CACHE" || die "the AOT cache training run failed"
 fi
@@ -248,13 +258,13 @@ APP_ARGS=(--spring.profiles.active=postgres
 # the command line of a variant; the archive or cache is demanded (-Xshare:on, -XX:AOTMode=on), so that a start
 # that could not use it fails instead of being measured without it
 variant_java() {
-    case $1 in
+    case $(base "$1") in
     plain17 | cds17) echo "$JAVA17" ;;
     aot25 | plain25) echo "$JAVA25" ;;
     esac
 }
 variant_flags() {
-    case $1 in
+    case $(base "$1") in
     plain17 | plain25) echo "" ;;
     cds17) echo "-XX:SharedArchiveFile=$CDS_ARCHIVE -Xshare:on" ;;
     aot25) echo "-XX:AOTCache=$AOT_CACHE -XX:AOTMode=on" ;;
@@ -349,7 +359,11 @@ for ((round = 1; round <= STARTS; round++)); do
             vacuum_standin &
             VACUUM_PID=$!
         fi
-        answer=$(client measure "$BASE_URL" "$T0_MS" "$RUN/windows-$id.txt")
+        if [[ $v == *w ]]; then
+            answer=$(client measure "$BASE_URL" "$T0_MS" "$RUN/windows-$id.txt" "$WINDOW" "$WARMUP_SECONDS" "$WARMUP_RATE")
+        else
+            answer=$(client measure "$BASE_URL" "$T0_MS" "$RUN/windows-$id.txt")
+        fi
         if ((round == STARTS)) && [[ -n $STEP_RATES ]] && [[ $answer == ok* ]]; then
             log "  step search against this instance: ${STEP_RATES// /, } orders/s, $STEP_SECONDS s each"
             steps=$(client steps "$BASE_URL" "$RUN/steps-$v.txt" "$STEP_SECONDS" "$(tr ' ' , <<<"$STEP_RATES")")
@@ -444,7 +458,7 @@ declare -A MEDIAN_START
 for v in "${VARIANT_LIST[@]}"; do
     ready_med=$(awk -v v="$v" '$1 == v { print $3 }' "$RUN/starts.txt" | median)
     held_med=$(awk -v v="$v" '$1 == v { print ($4 < 0 ? 1e12 : $4) }' "$RUN/starts.txt" | median)
-    held_med=$(awk -v m="$held_med" 'BEGIN { print (m >= 1e12 ? -1 : m) }')
+    held_med=$(awk -v m="$held_med" 'BEGIN { print (m >= 1e11 ? -1 : m) }') # a median next to "never" is never
     cells=()
     for w in $(seq 1 "$first_windows"); do
         hp=$(for r in $(awk -v v="$v" '$1 == v { print $2 }' "$RUN/starts.txt"); do window_value "$v-$r" "$w" 8; done | median)
