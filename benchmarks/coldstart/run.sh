@@ -174,7 +174,14 @@ for v in $VARIANTS; do
     [[ -n ${LABEL[$v]:-} ]] || die "unknown variant $v (plain17, cds17, aot25, plain25)"
 done
 [[ " $VARIANTS " != *25\ * && " $VARIANTS " != *25w\ * || -x $JAVA25 ]] || die "no JDK 25 found: set JAVA25 to its bin/java"
-[[ -z $CHART ]] || command -v gnuplot >/dev/null || die "gnuplot is not installed (apt-get install gnuplot-nox), or set CHART="
+if [[ -n $CHART ]] && ! command -v gnuplot >/dev/null; then
+    log "installing gnuplot-nox for the chart (apt-get; CHART= draws none)"
+    SUDO=""
+    [[ $(id -u) == 0 ]] || SUDO=sudo
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnuplot-nox >/dev/null
+    command -v gnuplot >/dev/null || die "gnuplot could not be installed (apt-get install gnuplot-nox), or set CHART="
+fi
 psql_admin "SELECT 1" >/dev/null || die "PostgreSQL does not answer on $DB_HOST:$DB_PORT (user $DB_USER)"
 timeout 5 bash -c "exec 3<>/dev/tcp/$RABBIT_HOST/$RABBIT_PORT" 2>/dev/null ||
     die "RabbitMQ does not answer on $RABBIT_HOST:$RABBIT_PORT"
