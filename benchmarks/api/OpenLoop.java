@@ -359,12 +359,22 @@ public class OpenLoop {
         }
     }
 
-    static Stats runPhase(Channel channel, String queue, double rate, double seconds) throws Exception {
+    /**
+     * Empties the queue and forgets the receipts and message ids seen so far, after waiting settleMillis for
+     * deliveries already on their way; the duplicate count to measure from.
+     */
+    static long forgetMessages(Channel channel, String queue, long settleMillis) throws Exception {
         channel.queuePurge(queue);
-        Thread.sleep(200);
+        if (settleMillis > 0) {
+            Thread.sleep(settleMillis);
+        }
         RECEIPTS.clear();
         MESSAGE_IDS.clear();
-        long duplicatesBefore = DUPLICATES.get();
+        return DUPLICATES.get();
+    }
+
+    static Stats runPhase(Channel channel, String queue, double rate, double seconds) throws Exception {
+        long duplicatesBefore = forgetMessages(channel, queue, 200);
         int n = (int) Math.round(rate * seconds);
         long cpuBefore = processCpuNanos();
         Phase phase = new Phase(rate, n, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(20));

@@ -658,14 +658,8 @@ median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 + 0 } END { if (NR %
 # 1. Prerequisites
 # ---------------------------------------------------------------------------------------------------------------
 log "API benchmark; console log: ${RUN_LOG#"$REPO_ROOT"/}"
-if ! command -v wrk >/dev/null; then
-    log "installing wrk (apt-get)"
-    SUDO=""
-    [[ $(id -u) == 0 ]] || SUDO=sudo
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null
-    command -v wrk >/dev/null || die "wrk could not be installed"
-fi
+source "$REPO_ROOT/benchmarks/ensure-tool.sh"
+ensure_tool wrk wrk
 for tool in java $DB_TOOLS curl awk sort; do
     command -v "$tool" >/dev/null || die "$tool is not installed"
 done

@@ -178,25 +178,19 @@ public class ColdStartClient {
     }
 
     static String measure(Channel channel, String baseUrl, long t0EpochMs, Path out, double windowSeconds,
-            double prewarmSeconds, double prewarmRate) throws Exception {
+            double warmupSeconds, double warmupRate) throws Exception {
         target(baseUrl);
-        channel.queuePurge(queue);
-        OpenLoop.RECEIPTS.clear();
-        OpenLoop.MESSAGE_IDS.clear();
-        long duplicatesBefore = OpenLoop.DUPLICATES.get();
+        long duplicatesBefore = OpenLoop.forgetMessages(channel, queue, 0);
         long readyEpochMs = awaitReady(baseUrl);
         if (readyEpochMs < 0) {
             return "fail readiness never answered 200 within " + OpenLoop.num(readyTimeoutSeconds) + " s";
         }
-        if (prewarmSeconds > 0) {
-            OpenLoop.Stats stats = OpenLoop.runPhase(channel, queue, prewarmRate, prewarmSeconds);
+        if (warmupSeconds > 0) {
+            OpenLoop.Stats stats = OpenLoop.runPhase(channel, queue, warmupRate, warmupSeconds);
             System.err.printf(Locale.ROOT, "coldstart: warm-up done %d ms after the process start: HTTP p99 %s,"
                     + " placed-to-consumer p99 %s%n", System.currentTimeMillis() - t0EpochMs,
                     OpenLoop.ms(stats.http().p99()), OpenLoop.ms(stats.placed().p99()));
-            channel.queuePurge(queue);
-            OpenLoop.RECEIPTS.clear();
-            OpenLoop.MESSAGE_IDS.clear();
-            duplicatesBefore = OpenLoop.DUPLICATES.get();
+            duplicatesBefore = OpenLoop.forgetMessages(channel, queue, 0);
         }
         int n = (int) Math.round(rate * seconds);
         long startNanos = System.nanoTime();
@@ -252,7 +246,7 @@ public class ColdStartClient {
         List<String> lines = new ArrayList<>();
         lines.add("# ready_ms=" + (readyEpochMs - t0EpochMs) + " load_start_ms=" + loadStartMs + " rate=" + rate
                 + " window_s=" + windowSeconds + " duplicates=" + (OpenLoop.DUPLICATES.get() - duplicatesBefore)
-                + " warmup_s=" + OpenLoop.num(prewarmSeconds));
+                + " warmup_s=" + OpenLoop.num(warmupSeconds));
         lines.add("# window from_ms to_ms from_epoch_ms to_epoch_ms orders http_p50_ms http_p99_ms http_max_ms"
                 + " placed_p99_ms e2e_p99_ms non201 io_errors not_sent lost holds non201_codes");
         boolean[] holds = new boolean[windows];

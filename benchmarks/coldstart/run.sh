@@ -173,15 +173,10 @@ done
 for v in $VARIANTS; do
     [[ -n ${LABEL[$v]:-} ]] || die "unknown variant $v (plain17, cds17, aot25, plain25)"
 done
-[[ " $VARIANTS " != *25\ * && " $VARIANTS " != *25w\ * || -x $JAVA25 ]] || die "no JDK 25 found: set JAVA25 to its bin/java"
-if [[ -n $CHART ]] && ! command -v gnuplot >/dev/null; then
-    log "installing gnuplot-nox for the chart (apt-get; CHART= draws none)"
-    SUDO=""
-    [[ $(id -u) == 0 ]] || SUDO=sudo
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnuplot-nox >/dev/null
-    command -v gnuplot >/dev/null || die "gnuplot could not be installed (apt-get install gnuplot-nox), or set CHART="
-fi
+BASE_VARIANTS=" $(for v in $VARIANTS; do base "$v"; done | tr '\n' ' ')" # without the w, each between spaces
+[[ $BASE_VARIANTS != *25\ * || -x $JAVA25 ]] || die "no JDK 25 found: set JAVA25 to its bin/java"
+source "$REPO_ROOT/benchmarks/ensure-tool.sh"
+[[ -z $CHART ]] || ensure_tool gnuplot gnuplot-nox "set CHART= for no chart"
 psql_admin "SELECT 1" >/dev/null || die "PostgreSQL does not answer on $DB_HOST:$DB_PORT (user $DB_USER)"
 timeout 5 bash -c "exec 3<>/dev/tcp/$RABBIT_HOST/$RABBIT_PORT" 2>/dev/null ||
     die "RabbitMQ does not answer on $RABBIT_HOST:$RABBIT_PORT"
@@ -206,11 +201,11 @@ HZ=$(getconf CLK_TCK)
 CDS_ARCHIVE="$RUN/ordering-service.jsa"
 AOT_CACHE="$RUN/ordering-service.aot"
 export DB_HOST DB_PORT DB_USER RABBIT_HOST RABBIT_PORT TRAINING TRAIN_SECONDS TRAIN_RATE SERVICE_JVM
-if [[ " $VARIANTS " == *" cds17 "* || " $VARIANTS " == *" cds17w "* ]]; then
+if [[ $BASE_VARIANTS == *" cds17 "* ]]; then
     JAVA=$JAVA17 DRIVER_JAVA=$JAVA17 DB_NAME=${DB_NAME}_training PORT=$((PORT + 1)) \
         "$BENCH_DIR/train.sh" cds "$APP" "$CDS_ARCHIVE" || die "the AppCDS training run failed"
 fi
-if [[ " $VARIANTS " == *" aot25 "* || " $VARIANTS " == *" aot25w "* ]]; then
+if [[ $BASE_VARIANTS == *" aot25 "* ]]; then
     JAVA=$JAVA25 DRIVER_JAVA=$JAVA17 DB_NAME=${DB_NAME}_training PORT=$((PORT + 1)) \
         "$BENCH_DIR/train.sh" aot "$APP" "$AOT_CACHE" || die "the AOT cache training run failed"
 fi
@@ -366,11 +361,9 @@ for ((round = 1; round <= STARTS; round++)); do
             vacuum_standin &
             VACUUM_PID=$!
         fi
-        if [[ $v == *w ]]; then
-            answer=$(client measure "$BASE_URL" "$T0_MS" "$RUN/windows-$id.txt" "$WINDOW" "$WARMUP_SECONDS" "$WARMUP_RATE")
-        else
-            answer=$(client measure "$BASE_URL" "$T0_MS" "$RUN/windows-$id.txt")
-        fi
+        warmup=0
+        [[ $v == *w ]] && warmup=$WARMUP_SECONDS
+        answer=$(client measure "$BASE_URL" "$T0_MS" "$RUN/windows-$id.txt" "$WINDOW" "$warmup" "$WARMUP_RATE")
         if ((round == STARTS)) && [[ -n $STEP_RATES ]] && [[ $answer == ok* ]]; then
             log "  step search against this instance: ${STEP_RATES// /, } orders/s, $STEP_SECONDS s each"
             steps=$(client steps "$BASE_URL" "$RUN/steps-$v.txt" "$STEP_SECONDS" "$(tr ' ' , <<<"$STEP_RATES")")
