@@ -2,9 +2,9 @@ package dev.bookstore.ordering.bootstrap.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bookstore.ordering.bootstrap.docs.RepositoryFiles;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -105,7 +105,7 @@ class ConfigurationTableTest {
     private static Map<String, String> propertyRows(String document) throws IOException {
         Map<String, String> rows = new LinkedHashMap<>();
         List<String> twice = new ArrayList<>();
-        for (String line : Files.readAllLines(repositoryFile(document))) {
+        for (String line : Files.readAllLines(RepositoryFiles.file(document))) {
             Matcher row = PROPERTY_ROW.matcher(line);
             if (row.find() && rows.put(row.group(1), defaultOf(row.group(2))) != null) {
                 twice.add(row.group(1));
@@ -128,16 +128,5 @@ class ConfigurationTableTest {
                 .forEach((name, property) -> properties.put(name, OrderingConfigurationMetadata.text(property, "defaultValue")));
         assertThat(properties).as("ordering.* properties in the configuration metadata").isNotEmpty();
         return properties;
-    }
-
-    /** A file of the repository, found from the module's directory (Maven runs tests there) upwards. */
-    private static Path repositoryFile(String relative) {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            Path candidate = dir.resolve(relative);
-            if (Files.isRegularFile(candidate) && Files.isRegularFile(dir.resolve("mvnw"))) {
-                return candidate;
-            }
-        }
-        throw new IllegalStateException(relative + " not found in the repository above " + Path.of("").toAbsolutePath());
     }
 }
