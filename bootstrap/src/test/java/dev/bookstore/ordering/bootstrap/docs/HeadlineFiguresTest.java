@@ -26,6 +26,7 @@ class HeadlineFiguresTest {
     private static final String README = "README.md";
     private static final Pattern HEADLINE_ROW =
             Pattern.compile("^\\|[^|]+\\|([^|]+)\\|\\s*\\[[^\\]]+]\\((docs/[^)#]+\\.md)#([a-z0-9-]+)\\)\\s*\\|\\s*$");
+    private static final Pattern SEPARATOR_ROW = Pattern.compile("^\\|[-:| ]+\\|$");
     private static final Pattern FIGURE = Pattern.compile("(?<![\\d.,])\\d+(?:,\\d{3})*(?:\\.\\d+)?(?!\\d)");
     private static final Pattern HEADING = Pattern.compile("^(#{1,6})\\s+(.*)$");
 
@@ -71,15 +72,26 @@ class HeadlineFiguresTest {
     private record HeadlineRow(String figures, String page, String anchor) {
     }
 
-    /** The rows of the README's "Benchmarks" section that link into {@code docs/}. */
+    /** The body rows of the table in the README's "Benchmarks" section; each must link into {@code docs/}. */
     private static List<HeadlineRow> headlineRows() throws IOException {
+        List<String> lines = section(README, "benchmarks").lines().toList();
         List<HeadlineRow> rows = new ArrayList<>();
-        for (String line : section(README, "benchmarks").lines().toList()) {
+        List<String> unlinked = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            boolean header = i + 1 < lines.size() && SEPARATOR_ROW.matcher(lines.get(i + 1)).matches();
+            if (!line.startsWith("|") || header || SEPARATOR_ROW.matcher(line).matches()) {
+                continue;
+            }
             Matcher row = HEADLINE_ROW.matcher(line);
             if (row.matches()) {
                 rows.add(new HeadlineRow(row.group(1), row.group(2), row.group(3)));
+            } else {
+                unlinked.add(line);
             }
         }
+        assertThat(unlinked).as("rows of the README's headline table without a last cell linking to the section of "
+                + "docs/ that holds their run: | measure | figure | [run](docs/page.md#section) |").isEmpty();
         return rows;
     }
 
