@@ -15,7 +15,8 @@ REPO_ROOT=$(cd "$BENCH_DIR/../.." && pwd)
 CALLER_DIR=$PWD
 cd "$REPO_ROOT"
 
-DEFAULT_JAR=bootstrap/target/ordering-service.jar
+# CDC=1 runs both relays from the jar that carries CDC's runtime, the one a cdc deployment runs
+DEFAULT_JAR=bootstrap/target/ordering-service$([[ ${CDC:-0} == 1 ]] && echo -cdc).jar
 JAR=${JAR:-${1:-$DEFAULT_JAR}}
 DURATION=${DURATION:-15}
 WARMUP=${WARMUP:-60}

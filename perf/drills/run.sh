@@ -38,7 +38,12 @@ cdc) [[ $DB == postgres ]] || {
     exit 2
     ;;
 esac
-DEFAULT_JAR=bootstrap/target/ordering-service.jar
+# A cdc instance runs the jar that carries CDC's runtime, as a cdc deployment does; polling runs the plain one.
+if [[ $RELAY == cdc || " $* " == *" skew-cdc "* ]]; then
+    DEFAULT_JAR=bootstrap/target/ordering-service-cdc.jar
+else
+    DEFAULT_JAR=bootstrap/target/ordering-service.jar
+fi
 JAR=${JAR:-$DEFAULT_JAR}
 BROKER_FAULT=${BROKER_FAULT:-proxy}
 RATE=${RATE:-100}

@@ -8,6 +8,7 @@ import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.adapters.persistence.testing.TestMariaDb;
 import dev.bookstore.ordering.adapters.persistence.testing.TestPostgres;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -40,6 +41,7 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 class ProductionJarIT {
 
     private static final Path JAR = Path.of("target", "ordering-service.jar");
+    private static final Path CDC_JAR = Path.of("target", "ordering-service-cdc.jar");
 
     @TempDir
     Path workingDirectory;
@@ -62,6 +64,38 @@ class ProductionJarIT {
                 || name.contains("RelayControlController")
                 || name.contains("TestOrderingApplication")
                 || name.contains("application-tryout"));
+    }
+
+    @Test
+    void onlyTheCdcJarCarriesDebeziumKafkaConnectJettyAndJersey() throws IOException {
+        List<String> cdcRuntime = List.of("BOOT-INF/lib/adapters-cdc", "BOOT-INF/lib/debezium-",
+                "BOOT-INF/lib/connect-runtime", "BOOT-INF/lib/kafka-clients", "BOOT-INF/lib/jetty-",
+                "BOOT-INF/lib/jersey-");
+
+        assertThat(libraries(jar())).noneMatch(name -> cdcRuntime.stream().anyMatch(name::startsWith));
+        assertThat(CDC_JAR).as("the cdc jar that package builds beside the plain one").isRegularFile();
+        assertThat(cdcRuntime).allMatch(prefix -> libraries(CDC_JAR).stream().anyMatch(name -> name.startsWith(prefix)));
+        assertThat(libraries(CDC_JAR)).containsAll(libraries(jar()));
+    }
+
+    @Test
+    void startedInCdcModeWithoutTheCdcRuntimeItStopsWithOneMessageNamingTheCdcJar() throws Exception {
+        TestDatabase database = TestPostgres.newDatabase();
+        String output;
+        try {
+            output = startToFailure("--server.port=0", "--spring.datasource.url=" + database.url(),
+                    "--spring.datasource.username=" + database.username(),
+                    "--spring.datasource.password=" + database.password(),
+                    "--spring.rabbitmq.port=1", "--ordering.outbox.relay=cdc",
+                    "--" + TestTokens.PUBLIC_KEY_PROPERTY + "=" + TestTokens.publicKeyLocation(),
+                    "--spring.security.oauth2.resourceserver.jwt.audiences=ordering-service");
+        } finally {
+            TestPostgres.drop(database);
+        }
+
+        assertThat(output).contains("this is ordering-service.jar, which carries no CDC runtime",
+                "Start every instance of a cdc deployment from ordering-service-cdc.jar");
+        assertThat(output).doesNotContain("Started OrderingApplication");
     }
 
     @Test
@@ -185,6 +219,14 @@ class ProductionJarIT {
         // as on a machine where nothing else is configured
         builder.environment().keySet().removeIf(name -> name.startsWith("SPRING_"));
         return builder.start();
+    }
+
+    private static List<String> libraries(Path jar) {
+        try (JarFile file = new JarFile(jar.toFile())) {
+            return file.stream().map(JarEntry::getName).filter(name -> name.startsWith("BOOT-INF/lib/")).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static Path jar() {

@@ -4,10 +4,12 @@ import dev.bookstore.ordering.adapters.cdc.CdcRelay;
 import dev.bookstore.ordering.adapters.cdc.CdcSettings;
 import dev.bookstore.ordering.adapters.cdc.JdbcCapturedMessageParking;
 import dev.bookstore.ordering.adapters.cdc.JdbcCapturedMessageRetention;
+import dev.bookstore.ordering.adapters.cdc.JdbcCapturedOutboxStatistics;
 import dev.bookstore.ordering.adapters.cdc.PostgresCaptureLagProbe;
 import dev.bookstore.ordering.adapters.persistence.Database;
 import dev.bookstore.ordering.adapters.persistence.outbox.JdbcOutboxStore;
 import dev.bookstore.ordering.application.outbox.capture.CaptureSettings;
+import dev.bookstore.ordering.application.outbox.admin.OutboxStatistics;
 import dev.bookstore.ordering.application.outbox.capture.RelayCapturedMessagesService;
 import dev.bookstore.ordering.application.outbox.relay.Backoff;
 import dev.bookstore.ordering.application.outbox.relay.MessagePublisher;
@@ -19,18 +21,23 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
 
 /**
  * A deployment in cdc mode ({@code ordering.outbox.deployment-relay=cdc}, which {@code relay=cdc} implies): Debezium
  * reads inserted outbox rows from PostgreSQL's WAL, in an instance with {@code relay=cdc} (the service's own
  * publisher sends them, one instance per slot at a time) or outside the service. Rows are never marked published
  * in this mode; the retention job deletes them by age, and the slot is what the outbox health component measures.
+ * Only {@code ordering-service-cdc.jar} carries the CDC runtime; {@link CdcRuntimeMissingConfiguration} stops a
+ * cdc deployment started from the other jar.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnDeploymentRelay(Relay.CDC)
+@ConditionalOnClass(name = CdcRuntimeMissingConfiguration.CDC_RUNTIME)
 class CdcRelayConfiguration {
 
     static void requirePostgres(Database database) {
@@ -75,6 +82,13 @@ class CdcRelayConfiguration {
                 new CdcLagMonitor.Thresholds(cdc.lagDegraded(), cdc.lagDown(), cdc.unconfirmedAgeDegraded(),
                         cdc.unconfirmedAgeDown(), cdc.retainedWalDegraded(), cdc.retainedWalDown()),
                 cdc.lagRefreshInterval(), registry);
+    }
+
+    /** Rows are never marked published in this mode: the statistics count the parked ones only. */
+    @Bean
+    @Primary
+    OutboxStatistics capturedOutboxStatistics(DataSource pool) {
+        return new JdbcCapturedOutboxStatistics(pool);
     }
 
     /** Rows are never marked published in this mode: relayed rows go by age, like published ones otherwise. */

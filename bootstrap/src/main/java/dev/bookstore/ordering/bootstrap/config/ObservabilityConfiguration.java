@@ -1,10 +1,8 @@
 package dev.bookstore.ordering.bootstrap.config;
 
-import dev.bookstore.ordering.adapters.cdc.JdbcCapturedOutboxStatistics;
 import dev.bookstore.ordering.application.outbox.OutboxCommitListener;
 import dev.bookstore.ordering.application.outbox.admin.GetOutboxStatsService;
 import dev.bookstore.ordering.application.outbox.admin.OutboxStatistics;
-import dev.bookstore.ordering.application.outbox.admin.RelayReading;
 import dev.bookstore.ordering.application.outbox.relay.RelayMetrics;
 import dev.bookstore.ordering.bootstrap.config.OutboxProperties.Relay;
 import dev.bookstore.ordering.bootstrap.observability.MicrometerRelayMetrics;
@@ -14,7 +12,6 @@ import dev.bookstore.ordering.bootstrap.observability.OutboxHealthThresholds;
 import dev.bookstore.ordering.bootstrap.observability.OutboxMonitoringProperties;
 import dev.bookstore.ordering.bootstrap.observability.OutboxStatsSnapshot;
 import io.micrometer.core.instrument.MeterRegistry;
-import javax.sql.DataSource;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -27,14 +24,10 @@ class ObservabilityConfiguration {
 
     /**
      * Also the {@code GetOutboxStatsQuery} of {@code GET /outbox/stats}: the same numbers as the gauges. In cdc mode
-     * the parked messages only ({@link JdbcCapturedOutboxStatistics}).
+     * the parked messages only (the primary {@code OutboxStatistics} of {@code CdcRelayConfiguration}).
      */
     @Bean
-    OutboxStatsSnapshot outboxStatsSnapshot(OutboxStatistics outbox, OutboxMonitoringProperties properties,
-                                            OutboxProperties relay, DataSource dataSource) {
-        OutboxStatistics statistics = relay.relayReading() == RelayReading.INSERTS
-                ? new JdbcCapturedOutboxStatistics(dataSource)
-                : outbox;
+    OutboxStatsSnapshot outboxStatsSnapshot(OutboxStatistics statistics, OutboxMonitoringProperties properties) {
         return new OutboxStatsSnapshot(new GetOutboxStatsService(statistics), properties.stats().refreshInterval(),
                 properties.stats().idleRefreshInterval());
     }
