@@ -670,7 +670,8 @@ audit() { # extra DrillAudit args; appends the RESULT line (with the CDC relay: 
 drill_poison() {
     log "== poison: one unroutable message among $POISON_GOOD_ROWS good ones (relay $RELAY)"
     begin_drill
-    start_pair --ordering.outbox.max-attempts=3 --ordering.outbox.backoff-initial=200ms --ordering.outbox.backoff-max=1s
+    start_pair --ordering.outbox.max-attempts=3 --ordering.outbox.backoff-initial=200ms --ordering.outbox.backoff-max=1s \
+        --ordering.outbox.cdc.max-attempts=3 --ordering.outbox.cdc.backoff-initial=200ms --ordering.outbox.cdc.backoff-max=1s
     local half=$((POISON_GOOD_ROWS / 2)) poison
     poison=$(db_drill "$(sql_new_uuid)")
     # one transaction: half the good rows, the poison, the other half; consecutive positions, so the poison

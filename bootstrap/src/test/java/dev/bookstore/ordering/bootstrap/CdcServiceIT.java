@@ -16,11 +16,14 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.amqp.core.BindingBuilder;
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.MessageProperties;
 import org.springframework.amqp.core.TopicExchange;
 import org.springframework.beans.factory.NoSuchBeanDefinitionException;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -30,6 +33,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * and the two messages are compared. The operator API sends messages again through the WAL: requeue, resend, replay.
  * An instance with no relay beside an outside reader acts for the cdc deployment.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class CdcServiceIT {
 
     private CdcTestBed bed;
@@ -88,7 +92,7 @@ class CdcServiceIT {
     void theOperatorApiSendsParkedAndSentMessagesAgainThroughTheWalUnderTheirIds() {
         List<String> received = new ArrayList<>();
         try (ServiceInstance cdc = start(Map.of("ordering.outbox.relay", "cdc",
-                "ordering.outbox.cdc.slot-name", bed.slot(), "ordering.outbox.unroutable", "park"))) {
+                "ordering.outbox.cdc.slot-name", bed.slot(), "ordering.outbox.cdc.unroutable", "park"))) {
             bed.awaitReading();
             String parked = bed.insert("order-1", "held.placed");
             await().atMost(Duration.ofSeconds(60)).until(() -> "PARKED".equals(jdbc.queryForObject(
@@ -158,6 +162,68 @@ class CdcServiceIT {
                     .isEqualTo(202);
             assertThat(jdbc.queryForObject("SELECT position FROM outbox_message WHERE id = ?::uuid", Long.class,
                     sent)).as("inserted again, for the log reader").isGreaterThan(position);
+        }
+    }
+
+    @Test
+    void withTheDefaultsAMessageNoQueueTakesHoldsItsStreamForAboutASecondAndIsParked() {
+        try (ServiceInstance cdc = start(Map.of("ordering.outbox.relay", "cdc",
+                "ordering.outbox.cdc.slot-name", bed.slot()))) {
+            bed.awaitReading();
+            String poison = bed.insert("order-1", "nobody.listens");
+            long insertedAt = System.nanoTime();
+            String next = bed.insert("order-1", "order.cancelled");
+
+            Message first = await().atMost(Duration.ofSeconds(60)).until(bed::receive, message -> message != null);
+            Duration held = Duration.ofNanos(System.nanoTime() - insertedAt);
+
+            System.out.printf("CDC defaults: one unroutable message held the stream %d ms%n", held.toMillis());
+            assertThat(first.getMessageProperties().getMessageId()).isEqualTo(next);
+            assertThat(held).as("3 attempts, backoff 250 ms then 500 ms at most, and the reading")
+                    .isLessThan(Duration.ofSeconds(3));
+            assertThat(jdbc.queryForMap("SELECT status, attempts FROM outbox_message WHERE id = ?::uuid", poison))
+                    .containsEntry("status", "PARKED").containsEntry("attempts", 3);
+        }
+    }
+
+    /**
+     * An instance with relay none that was not told the deployment's relay sends again by making rows pending, which
+     * the CDC relay never reads: while the slot is read it says so at start and refuses those changes with 409.
+     */
+    @Test
+    void anInstanceWithoutARelayThatDoesNotKnowTheDeploymentRefusesChangesNoRelayWouldSee(CapturedOutput output) {
+        try (ServiceInstance cdc = start(Map.of("ordering.outbox.relay", "cdc",
+                "ordering.outbox.cdc.slot-name", bed.slot()))) {
+            bed.awaitReading();
+            String sent = bed.insert("order-2", "order.placed");
+            await().atMost(Duration.ofSeconds(60)).until(bed::receive, message -> message != null);
+            // As the relay leaves a message it parked.
+            String parked = UUID.randomUUID().toString();
+            jdbc.update("""
+                    INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload,
+                                                occurred_at, status, attempts, last_error, parked_at)
+                    VALUES (?::uuid, 'order', 'order-1', 'bookstore.order-placed.v1', ?, 'order.placed',
+                            '{"orderId":"order-1"}', now(), 'PARKED', 3, 'RETURNED', now())""", parked, bed.exchange());
+            Map<String, Object> before = jdbc.queryForMap("SELECT status, position FROM outbox_message "
+                    + "WHERE id = ?::uuid", parked);
+
+            try (ServiceInstance none = start(Map.of("ordering.outbox.relay", "none",
+                    "ordering.outbox.cdc.slot-name", bed.slot()))) {
+                assertThat(output.getAll()).contains("Replication slot " + bed.slot() + " is being read");
+                for (HttpJson.Response refused : List.of(
+                        none.http.post("/admin/outbox/parked/" + parked + "/requeue", null, ""),
+                        none.http.post("/admin/outbox/parked/requeue", null, ""),
+                        none.http.post("/admin/outbox/messages/" + sent + "/resend", null, ""),
+                        none.http.postJson("/admin/outbox/replay",
+                                "{\"aggregateType\":\"order\",\"aggregateId\":\"order-2\"}"))) {
+                    assertThat(refused.status()).isEqualTo(409);
+                    assertThat(refused.header("Content-Type")).startsWith("application/problem+json");
+                    assertThat(refused.json().get("detail").asString()).contains("deployment-relay");
+                }
+                assertThat(jdbc.queryForMap("SELECT status, position FROM outbox_message WHERE id = ?::uuid",
+                        parked)).as("nothing changed").isEqualTo(before);
+                assertThat(none.http.get("/admin/outbox/parked").json().get("items")).hasSize(1);
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.bookstore.ordering.adapters.cdc;
 
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
+import dev.bookstore.ordering.application.outbox.capture.UnreadableChange;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.LinkedHashMap;
@@ -15,7 +16,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * An outbox row as Debezium's outbox event router hands it on: the key is the aggregate id, the value the payload,
  * the other columns are headers ({@code table.fields.additional.placement}). It becomes the same
- * {@link OutboxMessage} the polling relay reads from the row, so the publisher sends the same AMQP message.
+ * {@link OutboxMessage} the polling relay reads from the row, so the publisher sends the same AMQP message. A row
+ * inserted parked (a message the CDC relay stored again as parked, or an unreadable change it kept) is no message to
+ * send.
  */
 final class CapturedRecords {
 
@@ -24,16 +27,45 @@ final class CapturedRecords {
     private CapturedRecords() {
     }
 
-    /** Empty for a record that is no outbox message (a heartbeat or another table's change). */
+    /**
+     * Empty for a record that is no outbox message to send (a heartbeat, another table's change, a row inserted
+     * parked).
+     *
+     * @throws RuntimeException when a value does not parse: see {@link #unreadable}
+     */
     static Optional<OutboxMessage> message(SourceRecord record) {
         String id = header(record, "message_id");
-        if (id == null || record.value() == null) {
+        String status = header(record, "status");
+        if (id == null || record.value() == null || (status != null && !status.equals("PENDING"))) {
             return Optional.empty();
         }
         return Optional.of(new OutboxMessage(UUID.fromString(id), header(record, "aggregate_type"),
                 String.valueOf(record.key()), header(record, "type"), header(record, "exchange"),
                 header(record, "routing_key"), String.valueOf(record.value()), headers(header(record, "headers")),
                 instant(header(record, "occurred_at")), 0, position(record)));
+    }
+
+    /** A record that {@link #message} could not read, as read, with why. */
+    static UnreadableChange unreadable(SourceRecord record, RuntimeException error) {
+        UUID id;
+        try {
+            id = UUID.fromString(header(record, "message_id"));
+        } catch (RuntimeException e) {
+            id = null;
+        }
+        long position;
+        try {
+            position = position(record);
+        } catch (RuntimeException e) {
+            position = 0;
+        }
+        Map<String, String> headers = new LinkedHashMap<>();
+        record.headers().forEach(header -> headers.put(header.key(), String.valueOf(header.value())));
+        Map<String, String> raw = new LinkedHashMap<>();
+        raw.put("key", String.valueOf(record.key()));
+        raw.put("headers", headers.toString());
+        raw.put("value", String.valueOf(record.value()));
+        return new UnreadableChange(id, position, JSON.writeValueAsString(raw), error.toString());
     }
 
     private static String header(SourceRecord record, String name) {

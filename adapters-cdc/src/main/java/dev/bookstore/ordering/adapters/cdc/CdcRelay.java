@@ -1,11 +1,13 @@
 package dev.bookstore.ordering.adapters.cdc;
 
+import dev.bookstore.ordering.application.outbox.capture.ParkUnreadableChangeUseCase;
 import dev.bookstore.ordering.application.outbox.capture.RelayCapturedMessagesUseCase;
 import io.debezium.embedded.Connect;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import io.debezium.engine.format.ChangeEventFormat;
 import java.time.Duration;
+import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -27,15 +29,17 @@ public final class CdcRelay implements AutoCloseable {
 
     private final CdcSettings settings;
     private final RelayCapturedMessagesUseCase relay;
+    private final ParkUnreadableChangeUseCase unreadable;
     private final AdvisoryLockLeadership leadership;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final Thread supervisor;
     private volatile boolean streaming;
     private volatile int engineStarts;
 
-    public CdcRelay(CdcSettings settings, RelayCapturedMessagesUseCase relay) {
+    public CdcRelay(CdcSettings settings, RelayCapturedMessagesUseCase relay, ParkUnreadableChangeUseCase unreadable) {
         this.settings = settings;
         this.relay = relay;
+        this.unreadable = unreadable;
         this.leadership = new AdvisoryLockLeadership(settings);
         this.supervisor = new Thread(this::supervise, "ordering-cdc-relay");
         this.supervisor.setDaemon(true);
@@ -90,9 +94,12 @@ public final class CdcRelay implements AutoCloseable {
     /** Runs one engine until it ends, the lock is lost or the relay stops; true when the engine failed. */
     private boolean runEngineWhileLeader() {
         CompletableFuture<Throwable> ended = new CompletableFuture<>();
-        CapturedMessagesConsumer consumer = new CapturedMessagesConsumer(relay);
+        OffsetWrites offsets = OffsetWrites.open();
+        CapturedMessagesConsumer consumer = new CapturedMessagesConsumer(relay, unreadable, offsets);
+        Properties configuration = OutboxConnectorConfiguration.engine(settings);
+        configuration.setProperty(JdbcOffsetBackingStore.WRITES, offsets.key());
         DebeziumEngine<RecordChangeEvent<SourceRecord>> engine = DebeziumEngine.create(ChangeEventFormat.of(Connect.class))
-                .using(OutboxConnectorConfiguration.engine(settings))
+                .using(configuration)
                 .using((success, message, error) -> ended.complete(success ? null
                         : error != null ? error : new IllegalStateException(message)))
                 .notifying(consumer)
@@ -115,6 +122,7 @@ public final class CdcRelay implements AutoCloseable {
             streaming = false;
             consumer.stop();
             stop(engine, ended);
+            offsets.close();
         }
         Throwable error = ended.getNow(null);
         if (error != null && !stopping()) {

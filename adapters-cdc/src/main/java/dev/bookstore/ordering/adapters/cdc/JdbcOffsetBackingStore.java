@@ -19,8 +19,9 @@ import org.apache.kafka.connect.storage.MemoryOffsetBackingStore;
  * commit is written before the engine goes on ({@link #save()} runs inside the commit), so a restart reads what the
  * last commit wrote. The engine waits for each commit, so the store keeps one connection open rather than paying a
  * new one's start every commit (the offsets are read on it at start too); a write that fails is tried once more on
- * a new connection. Instantiated by the engine by class name, configured by the {@code offset.storage.ordering.*}
- * keys.
+ * a new connection; whether the last commit is written is told to the engine's {@link OffsetWrites}, which holds
+ * the stream while it is not. Instantiated by the engine by class name, configured by the
+ * {@code offset.storage.ordering.*} keys.
  */
 public final class JdbcOffsetBackingStore extends MemoryOffsetBackingStore {
 
@@ -28,12 +29,14 @@ public final class JdbcOffsetBackingStore extends MemoryOffsetBackingStore {
     static final String USER = "offset.storage.ordering.jdbc.user";
     static final String PASSWORD = "offset.storage.ordering.jdbc.password";
     static final String SLOT = "offset.storage.ordering.slot";
+    static final String WRITES = "offset.storage.ordering.writes";
 
     private String url;
     private String user;
     private String password;
     private String slot;
     private Connection connection;
+    private OffsetWrites writes;
 
     @Override
     public void configure(WorkerConfig config) {
@@ -43,6 +46,7 @@ public final class JdbcOffsetBackingStore extends MemoryOffsetBackingStore {
         user = (String) originals.get(USER);
         password = (String) originals.get(PASSWORD);
         slot = (String) originals.get(SLOT);
+        writes = OffsetWrites.of((String) originals.get(WRITES));
     }
 
     @Override
@@ -72,6 +76,7 @@ public final class JdbcOffsetBackingStore extends MemoryOffsetBackingStore {
 
     @Override
     protected synchronized void save() {
+        writes.writing();
         try {
             write();
         } catch (SQLException first) {
@@ -81,9 +86,12 @@ public final class JdbcOffsetBackingStore extends MemoryOffsetBackingStore {
             } catch (SQLException e) {
                 close();
                 e.addSuppressed(first);
-                throw new ConnectException("Cannot write the CDC offsets of slot " + slot, e);
+                ConnectException failed = new ConnectException("Cannot write the CDC offsets of slot " + slot, e);
+                writes.failed(failed);
+                throw failed;
             }
         }
+        writes.written();
     }
 
     private void write() throws SQLException {

@@ -1,6 +1,9 @@
 package dev.bookstore.ordering.bootstrap.config;
 
+import dev.bookstore.ordering.application.outbox.relay.RelaySettings;
 import jakarta.validation.constraints.AssertTrue;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import java.time.Duration;
@@ -11,7 +14,9 @@ import org.springframework.validation.annotation.Validated;
 
 /**
  * The CDC relay's own knobs, under {@code ordering.outbox.cdc} (used only with {@code ordering.outbox.relay=cdc});
- * the confirm timeout, attempts, backoff and unroutable policy are the relay's, {@code ordering.outbox.*}.
+ * the confirm timeout and broker probe interval are the relay's, {@code ordering.outbox.*}. The stream sends in
+ * commit order, so a failing message holds every message after it: its attempts, backoff and unroutable policy are
+ * its own, with defaults that park sooner than the polling relay's.
  *
  * @param slotName the logical replication slot the relay reads (made at its first start); also names the advisory
  *                 lock that lets one instance at a time read it, and the offsets stored for it
@@ -34,6 +39,11 @@ import org.springframework.validation.annotation.Validated;
  * @param unconfirmedAgeDown the same, above which it is DOWN
  * @param retainedWalDegraded WAL the slot retains above which the outbox health component is DEGRADED
  * @param retainedWalDown the same, above which it is DOWN (the server's disk fills with it)
+ * @param maxAttempts failed deliveries after which a captured message is parked (the stream waits for it until then)
+ * @param backoffInitial delay after a captured message's first failed delivery; doubles per failure, with jitter
+ * @param backoffMax longest delay between two attempts of one captured message
+ * @param unroutable what a captured message that no queue took becomes: retry (an attempt, parked after
+ *                 max-attempts), park (parked at once) or publish (counted as published with a warning)
  */
 @Validated
 @ConfigurationProperties("ordering.outbox.cdc")
@@ -50,7 +60,17 @@ public record CdcProperties(
         @DefaultValue("60s") @NotNull Duration unconfirmedAgeDegraded,
         @DefaultValue("15m") @NotNull Duration unconfirmedAgeDown,
         @DefaultValue("1GB") @NotNull DataSize retainedWalDegraded,
-        @DefaultValue("8GB") @NotNull DataSize retainedWalDown) {
+        @DefaultValue("8GB") @NotNull DataSize retainedWalDown,
+        @DefaultValue("3") @Min(1) @Max(1000) int maxAttempts,
+        @DefaultValue("250ms") @NotNull Duration backoffInitial,
+        @DefaultValue("1s") @NotNull Duration backoffMax,
+        @DefaultValue("retry") @NotNull RelaySettings.Unroutable unroutable) {
+
+    @AssertTrue(message = "backoff-initial must be positive and not above backoff-max")
+    boolean isBackoffOrdered() {
+        return backoffInitial == null || backoffMax == null
+                || (OutboxProperties.positive(backoffInitial) && backoffInitial.compareTo(backoffMax) <= 0);
+    }
 
     @AssertTrue(message = "lag-degraded must be below lag-down, and retained-wal-degraded below retained-wal-down")
     boolean isThresholdsOrdered() {

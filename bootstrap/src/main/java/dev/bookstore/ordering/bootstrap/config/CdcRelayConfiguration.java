@@ -62,11 +62,16 @@ class CdcRelayConfiguration {
                 cdc.leaderPollInterval(),
                 Backoff.exponential(cdc.restartBackoffInitial(), cdc.restartBackoffMax()), cdc.pollInterval());
         RelayCapturedMessagesService relay = new RelayCapturedMessagesService(publisher,
-                new JdbcCapturedMessageParking(pool), new CaptureSettings(outbox.confirmTimeout(),
-                outbox.maxAttempts(), Backoff.exponential(outbox.backoffInitial(), outbox.backoffMax()),
-                outbox.brokerProbeInterval(), outbox.unroutable()), clock,
+                new JdbcCapturedMessageParking(pool), captureSettings(outbox, cdc), clock,
                 metrics.getIfAvailable(() -> RelayMetrics.NONE));
-        return new CdcRelay(settings, relay);
+        return new CdcRelay(settings, relay, relay);
+    }
+
+    /** The stream's own attempts, backoff and unroutable policy ({@code cdc.*}); confirms as the relay's. */
+    static CaptureSettings captureSettings(OutboxProperties outbox, CdcProperties cdc) {
+        return new CaptureSettings(outbox.confirmTimeout(), cdc.maxAttempts(),
+                Backoff.exponential(cdc.backoffInitial(), cdc.backoffMax()), outbox.brokerProbeInterval(),
+                cdc.unroutable());
     }
 
     /**

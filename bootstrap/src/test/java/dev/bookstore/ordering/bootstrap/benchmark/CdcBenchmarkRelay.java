@@ -84,7 +84,7 @@ final class CdcBenchmarkRelay implements BenchmarkRelay {
         // the service's defaults: leader poll 1 s, engine restart backoff 1 s to 1 min
         relay = new CdcRelay(new CdcSettings(database.url(), database.username(), database.password(), slot,
                 "relay-benchmark", Duration.ofSeconds(1),
-                Backoff.exponential(Duration.ofSeconds(1), Duration.ofMinutes(1)), null), service);
+                Backoff.exponential(Duration.ofSeconds(1), Duration.ofMinutes(1)), null), service, service);
         relay.start();
         await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(10)).until(() -> queue.depth() > 0);
         startNanos = System.nanoTime() - started;

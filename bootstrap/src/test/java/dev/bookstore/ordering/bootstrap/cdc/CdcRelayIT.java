@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.adapters.cdc.CdcRelay;
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
+import dev.bookstore.ordering.application.outbox.OutboxMessage;
 import dev.bookstore.ordering.application.outbox.capture.CaptureSettings;
 import dev.bookstore.ordering.application.outbox.capture.CapturedRound;
 import dev.bookstore.ordering.application.outbox.capture.RelayCapturedMessagesUseCase;
@@ -16,8 +17,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -233,6 +236,151 @@ class CdcRelayIT {
         await().atMost(Duration.ofSeconds(30)).until(() -> jdbc.queryForObject(
                 "SELECT max(committed_at) > ? FROM outbox_cdc_offset", Boolean.class, ended));
         assertThat(relay.engineStarts()).as("the commit went on over a new connection").isEqualTo(1);
+    }
+
+    @Test
+    void aFailingMessageWhoseRowTheRetentionDeletedIsStoredAgainAsParkedFromWhatWasCaptured() {
+        AtomicBoolean deleted = new AtomicBoolean();
+        // The retention deletes the row while its message is still being tried (a lag longer than the retention).
+        UnaryOperator<RelayCapturedMessagesUseCase> retention = relay -> (messages, stopSending) -> {
+            if (messages.stream().anyMatch(message -> message.routingKey().equals("nobody.listens"))
+                    && deleted.compareAndSet(false, true)) {
+                jdbc.update("DELETE FROM outbox_message WHERE routing_key = 'nobody.listens'");
+            }
+            return relay.relay(messages, stopSending);
+        };
+        start("a", broker.connectionFactory(), settings(2, Unroutable.RETRY), retention);
+        bed.awaitReading();
+
+        String poison = insert("order-1", "nobody.listens");
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> "PARKED".equals(status(poison)));
+        assertThat(deleted).isTrue();
+        assertThat(jdbc.queryForMap("""
+                SELECT aggregate_id, routing_key, payload::text AS payload, headers ->> 'traceparent' AS traceparent,
+                       attempts, last_error, parked_at IS NOT NULL AS parked
+                  FROM outbox_message WHERE id = ?::uuid""", poison))
+                .containsEntry("aggregate_id", "order-1").containsEntry("routing_key", "nobody.listens")
+                .containsEntry("payload", "{\"orderId\": \"order-1\"}")
+                .containsEntry("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
+                .containsEntry("attempts", 2).containsEntry("parked", true)
+                .extractingByKey("last_error").asString().startsWith("RETURNED");
+        String after = insert("order-2", "order.placed");
+        await().atMost(Duration.ofSeconds(30)).until(() -> count(after) == 1);
+        assertThat(drainedIds()).doesNotContain(poison);
+        assertThat(status(poison)).as("the row stored parked is not sent").isEqualTo("PARKED");
+    }
+
+    @Test
+    void aMessageSentAgainWhileItFailedIsLeftToItsNewRowAndNeverShownAsParked() {
+        AtomicLong capturedAt = new AtomicLong();
+        // The operator sends the message again (its row inserted anew) while its first capture cannot be delivered:
+        // that capture goes to a route nobody listens on, the new row's capture to the queue.
+        UnaryOperator<RelayCapturedMessagesUseCase> resentMeanwhile = relay -> (messages, stopSending) -> {
+            for (OutboxMessage message : messages) {
+                if (message.aggregateId().equals("order-1") && capturedAt.compareAndSet(0, message.position())) {
+                    jdbc.update("""
+                            WITH gone AS (DELETE FROM outbox_message WHERE id = ?
+                                          RETURNING id, aggregate_type, aggregate_id, type, exchange, routing_key,
+                                                    payload, headers, occurred_at)
+                            INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key,
+                                                        payload, headers, occurred_at)
+                            SELECT * FROM gone""", message.id());
+                }
+            }
+            return relay.relay(messages.stream().map(message -> message.position() == capturedAt.get()
+                    ? unroutable(message) : message).toList(), stopSending);
+        };
+        start("a", broker.connectionFactory(), settings(2, Unroutable.RETRY), resentMeanwhile);
+        bed.awaitReading();
+
+        String resent = insert("order-1", "order.placed");
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> count(resent) == 1);
+        String after = insert("order-2", "order.placed");
+        await().atMost(Duration.ofSeconds(30)).until(() -> count(after) == 1);
+        assertThat(jdbc.queryForMap("SELECT status, attempts, position FROM outbox_message WHERE id = ?::uuid",
+                resent)).as("the new row, delivered: neither parked nor charged for the old capture's failures")
+                .containsEntry("status", "PENDING").containsEntry("attempts", 0);
+        assertThat(drainedIds()).containsExactly(resent, after);
+    }
+
+    @Test
+    void whileOffsetWritesFailNothingMoreIsPublishedAndTheStreamGoesOnOnceTheyWorkWithoutRepeats() {
+        CdcRelay first = start("a", broker.connectionFactory(), settings(10, Unroutable.RETRY),
+                UnaryOperator.identity());
+        bed.awaitReading();
+        String before = insert("order-1", "order.placed");
+        await().atMost(Duration.ofSeconds(30)).until(() -> count(before) == 1);
+        Timestamp delivered = jdbc.queryForObject("SELECT now()", Timestamp.class);
+        await().atMost(Duration.ofSeconds(30)).until(() -> jdbc.queryForObject(
+                "SELECT coalesce(max(committed_at) > ?, false) FROM outbox_cdc_offset", Boolean.class, delivered));
+
+        // Every offset write fails from now on; a sequence (not rolled back) counts the failures.
+        jdbc.execute("CREATE SEQUENCE offset_write_failures");
+        jdbc.execute("""
+                CREATE FUNCTION fail_offset_writes() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    PERFORM nextval('offset_write_failures');
+                    RAISE EXCEPTION 'offset writes fail (test)';
+                END $$""");
+        jdbc.execute("CREATE TRIGGER fail_offset_writes BEFORE INSERT OR UPDATE ON outbox_cdc_offset "
+                + "FOR EACH ROW EXECUTE FUNCTION fail_offset_writes()");
+        await().atMost(Duration.ofSeconds(30)).until(() -> jdbc.queryForObject(
+                "SELECT last_value > 0 AND is_called FROM offset_write_failures", Boolean.class));
+        String held = insert("order-2", "order.placed");
+        String alsoHeld = insert("order-3", "order.placed");
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
+                .until(() -> count(held) == 0 && count(alsoHeld) == 0);
+
+        jdbc.execute("DROP TRIGGER fail_offset_writes ON outbox_cdc_offset");
+        await().atMost(Duration.ofSeconds(30)).until(() -> count(held) == 1 && count(alsoHeld) == 1);
+        assertThat(first.engineStarts()).as("the engine waited, it did not stop").isEqualTo(1);
+        Timestamp resumed = jdbc.queryForObject("SELECT now()", Timestamp.class);
+        await().atMost(Duration.ofSeconds(30)).until(() -> jdbc.queryForObject(
+                "SELECT max(committed_at) > ? FROM outbox_cdc_offset", Boolean.class, resumed));
+        first.close();
+        start("b", broker.connectionFactory(), settings(10, Unroutable.RETRY), UnaryOperator.identity());
+        String after = insert("order-4", "order.placed");
+        await().atMost(Duration.ofSeconds(60)).until(() -> count(after) == 1);
+        assertThat(drainedIds()).as("nothing sent twice: nothing was sent while the offsets could not be written")
+                .containsExactly(before, held, alsoHeld, after);
+    }
+
+    @Test
+    void aChangeThatDoesNotParseIsParkedAsReadAndTheStreamGoesOn() {
+        CdcRelay relay = start("a", broker.connectionFactory(), settings(10, Unroutable.RETRY),
+                UnaryOperator.identity());
+        bed.awaitReading();
+
+        // Headers must be a JSON object of strings (the AMQP headers); this one nests an object.
+        String unreadable = UUID.randomUUID().toString();
+        jdbc.update("""
+                INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload,
+                                            headers, occurred_at)
+                VALUES (?::uuid, 'order', 'order-1', 'bookstore.order-placed.v1', ?, 'order.placed',
+                        '{"orderId":"order-1"}', '{"traceparent":{"not":"a string"}}', now())""",
+                unreadable, exchange);
+        String next = insert("order-2", "order.placed");
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> count(next) == 1);
+        assertThat(jdbc.queryForMap("SELECT status, last_error FROM outbox_message WHERE id = ?::uuid", unreadable))
+                .containsEntry("status", "PARKED").extractingByKey("last_error").asString()
+                .startsWith("unreadable change").contains("not").contains("a string");
+        assertThat(drainedIds()).containsExactly(next);
+        assertThat(relay.engineStarts()).as("no crash loop").isEqualTo(1);
+    }
+
+    private String status(String id) {
+        List<String> status = jdbc.queryForList("SELECT status FROM outbox_message WHERE id = ?::uuid", String.class,
+                id);
+        return status.isEmpty() ? null : status.get(0);
+    }
+
+    private static OutboxMessage unroutable(OutboxMessage message) {
+        return new OutboxMessage(message.id(), message.aggregateType(), message.aggregateId(), message.type(),
+                message.exchange(), "nobody.listens", message.payload(), message.headers(), message.occurredAt(),
+                message.attempts(), message.position());
     }
 
     private CaptureSettings settings(int maxAttempts, Unroutable unroutable) {

@@ -65,7 +65,7 @@ public record CdcTestBed(TestDatabase database, JdbcTemplate jdbc, TestRabbit.Br
         RelayCapturedMessagesService service = new RelayCapturedMessagesService(
                 new RabbitMessagePublisher(publisherConnection),
                 new JdbcCapturedMessageParking(jdbc.getDataSource()), capture, Clock.systemUTC(), RelayMetrics.NONE);
-        return new CdcRelay(settings, around.apply(service));
+        return new CdcRelay(settings, around.apply(service), service);
     }
 
     /** The next message in the test queue, or null. */

@@ -46,6 +46,12 @@ public class JdbcOutboxAdministration implements OutboxAdministration {
     }
 
     @Override
+    public long lastPosition() {
+        Long last = jdbc.queryForObject("SELECT COALESCE(MAX(position), 0) FROM outbox_message", Long.class);
+        return last == null ? 0 : last;
+    }
+
+    @Override
     public int unpark(Collection<UUID> ids) {
         return outbox.unpark(ids);
     }

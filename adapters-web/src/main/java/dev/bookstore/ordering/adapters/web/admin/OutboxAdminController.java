@@ -152,6 +152,7 @@ class OutboxAdminController {
             description = "Makes every parked message pending again, its attempts reset (with the CDC relay: "
                     + "inserts each row again).")
     @ApiResponse(responseCode = "202", description = "How many were queued")
+    @ApiResponse(responseCode = "409", ref = ProblemDocumentation.RESPONSES + ProblemDocumentation.OUTBOX_MESSAGE_STATE)
     @PostMapping("/parked/requeue")
     @ResponseStatus(HttpStatus.ACCEPTED)
     Queued requeueAll(Authentication operator) {
@@ -203,6 +204,7 @@ class OutboxAdminController {
                     + "the CDC relay: inserts the messages not parked again); a selection wider than the "
                     + "configured bounds is refused with 400.")
     @ApiResponse(responseCode = "202", description = "How many were queued")
+    @ApiResponse(responseCode = "409", ref = ProblemDocumentation.RESPONSES + ProblemDocumentation.OUTBOX_MESSAGE_STATE)
     @PostMapping(path = "/replay", consumes = MediaType.APPLICATION_JSON_VALUE)
     @ResponseStatus(HttpStatus.ACCEPTED)
     Queued replay(@RequestBody ReplayRequest request, Authentication operator) {

@@ -5,6 +5,7 @@ import static dev.bookstore.ordering.adapters.web.problem.ProblemResponses.probl
 import dev.bookstore.ordering.application.outbox.admin.InvalidReplayException;
 import dev.bookstore.ordering.application.outbox.admin.OutboxMessageNotFoundException;
 import dev.bookstore.ordering.application.outbox.admin.OutboxMessageStateException;
+import dev.bookstore.ordering.application.outbox.admin.UnseenChangeException;
 import java.util.List;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
@@ -24,6 +25,11 @@ class OutboxAdminProblems {
     @ExceptionHandler(OutboxMessageStateException.class)
     ProblemDetail wrongState(OutboxMessageStateException e) {
         return problem(HttpStatus.CONFLICT, "Outbox message in another state", e.getMessage());
+    }
+
+    @ExceptionHandler(UnseenChangeException.class)
+    ProblemDetail unseen(UnseenChangeException e) {
+        return problem(HttpStatus.CONFLICT, "No relay would send it", e.getMessage());
     }
 
     /** Like every validation problem of the service: a field list. */

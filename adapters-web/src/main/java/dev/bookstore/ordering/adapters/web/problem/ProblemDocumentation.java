@@ -111,7 +111,8 @@ public class ProblemDocumentation implements GlobalOpenApiCustomizer {
                         .description("Seconds to wait before retrying")));
         responses.put(NO_OUTBOX_MESSAGE, problem("No outbox message has this id."));
         responses.put(OUTBOX_MESSAGE_STATE, problem("The message is not in the state the action needs: parked for a "
-                + "requeue or a discard, published for a resend; nothing was changed."));
+                + "requeue or a discard, published for a resend; or no relay would send it (an instance without a "
+                + "relay, not told the deployment's, while a change stream reads the slot). Nothing was changed."));
         return responses;
     }
 

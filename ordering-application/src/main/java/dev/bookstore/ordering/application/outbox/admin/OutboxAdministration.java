@@ -18,6 +18,9 @@ public interface OutboxAdministration {
     /** Up to {@code limit} parked rows with a position above {@code afterPosition}, lowest position first. */
     List<OutboxEntry> parked(long afterPosition, int limit);
 
+    /** The highest position given to a row so far (0 for none): rows inserted from now on come after it. */
+    long lastPosition();
+
     /** Makes parked messages pending again, due at once with a fresh attempt count; returns how many. */
     int unpark(Collection<UUID> ids);
 

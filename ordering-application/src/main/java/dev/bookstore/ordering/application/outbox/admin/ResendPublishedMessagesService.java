@@ -16,18 +16,22 @@ public final class ResendPublishedMessagesService implements ResendPublishedMess
     private final Clock clock;
     private final OutboxCommitListener changes;
     private final boolean readsInserts;
+    private final SendAgainGuard guard;
 
+    /** @param guard refuses when no relay would see what this instance writes */
     public ResendPublishedMessagesService(OutboxAdministration outbox, ReplayLimits limits, Clock clock,
-                                          OutboxCommitListener changes, RelayReading reading) {
+                                          OutboxCommitListener changes, RelayReading reading, SendAgainGuard guard) {
         this.outbox = outbox;
         this.limits = limits;
         this.clock = clock;
         this.changes = changes;
         this.readsInserts = reading == RelayReading.INSERTS;
+        this.guard = guard;
     }
 
     @Override
     public void resend(UUID id) {
+        guard.check();
         if (!(readsInserts ? outbox.insertAgain(id) : outbox.resend(id))) {
             // Rows a relay that reads inserts has sent stay pending.
             throw OutboxStates.unchanged(outbox, id,
@@ -38,6 +42,7 @@ public final class ResendPublishedMessagesService implements ResendPublishedMess
 
     @Override
     public int replay(ReplaySelection selection) {
+        guard.check();
         limits.refusal(selection, clock.instant()).ifPresent(refusal -> {
             throw new InvalidReplayException(refusal.field(), refusal.reason());
         });

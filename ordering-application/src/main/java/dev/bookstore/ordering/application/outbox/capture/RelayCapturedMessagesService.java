@@ -29,9 +29,10 @@ import java.util.function.BooleanSupplier;
  * of the first unsettled message, retried after the backoff and parked after {@code maxAttempts}, so it blocks the
  * stream only for a bounded time; an unavailable broker charges nobody. Attempts are counted on the message's row,
  * one statement per failure (none per delivered message), so a reader that takes over goes on counting; in memory
- * only for a row that is gone.
+ * only for a row that is gone. A message is counted as parked only where it was stored as parked: a message an
+ * operator sent again meanwhile is left to its newer row, which the stream reads and sends on its own.
  */
-public final class RelayCapturedMessagesService implements RelayCapturedMessagesUseCase {
+public final class RelayCapturedMessagesService implements RelayCapturedMessagesUseCase, ParkUnreadableChangeUseCase {
 
     private static final System.Logger LOG = System.getLogger(RelayCapturedMessagesService.class.getName());
 
@@ -40,8 +41,15 @@ public final class RelayCapturedMessagesService implements RelayCapturedMessages
     private final CaptureSettings settings;
     private final Clock clock;
     private final RelayMetrics metrics;
-    /** Failed attempts of messages whose row is gone. */
-    private final Map<UUID, Integer> failures = new HashMap<>();
+    /** Failed attempts of captured messages whose row is gone, by row version. */
+    private final Map<RowVersion, Integer> failures = new HashMap<>();
+
+    private record RowVersion(UUID id, long position) {
+
+        static RowVersion of(OutboxMessage message) {
+            return new RowVersion(message.id(), message.position());
+        }
+    }
 
     /** {@code metrics} hears of every outcome, as from the polling relay, so the relay's counters count both modes. */
     public RelayCapturedMessagesService(MessagePublisher publisher, CapturedMessageParking parking,
@@ -80,7 +88,7 @@ public final class RelayCapturedMessagesService implements RelayCapturedMessages
         Outcome outcome = result.outcome();
         if (outcome == Outcome.CONFIRMED
                 || (outcome == Outcome.RETURNED && settings.unroutable() == Unroutable.PUBLISH)) {
-            failures.remove(message.id());
+            failures.remove(RowVersion.of(message));
             metrics.published(message, Duration.between(sent, answered),
                     Duration.between(message.occurredAt(), answered));
             return null;
@@ -91,18 +99,35 @@ public final class RelayCapturedMessagesService implements RelayCapturedMessages
             return new CapturedRound(settledBefore, settings.brokerRetry(), error);
         }
         metrics.failed(message, outcome, true);
-        int attempts = parking.recordFailure(message.id(), error)
-                .orElseGet(() -> failures.merge(message.id(), 1, Integer::sum));
+        int attempts = parking.recordFailure(message, error)
+                .orElseGet(() -> failures.merge(RowVersion.of(message), 1, Integer::sum));
         if (attempts >= settings.maxAttempts()
                 || (outcome == Outcome.RETURNED && settings.unroutable() == Unroutable.PARK)) {
-            LOG.log(System.Logger.Level.WARNING, "Parked outbox message {0} after {1} failed attempts: {2}",
-                    message.id(), attempts, error);
-            parking.park(message.id(), attempts, error);
-            failures.remove(message.id());
-            metrics.parked(message);
+            park(message, attempts, error);
+            failures.remove(RowVersion.of(message));
             return null;
         }
         return new CapturedRound(settledBefore, settings.backoff().delayAfter(attempts), error);
+    }
+
+    private void park(OutboxMessage message, int attempts, String error) {
+        CapturedMessageParking.Parked parked = parking.park(message, attempts, error);
+        if (parked == CapturedMessageParking.Parked.LEFT_TO_NEWER_ROW) {
+            LOG.log(System.Logger.Level.INFO, "Outbox message {0} failed {1} times, but an operator sent it again "
+                    + "meanwhile: not parked, its newer row is sent on its own", message.id(), attempts);
+            return;
+        }
+        LOG.log(System.Logger.Level.WARNING, "Parked outbox message {0} after {1} failed attempts{2}: {3}",
+                message.id(), attempts, parked == CapturedMessageParking.Parked.STORED_AGAIN
+                        ? " (its row was gone: stored again, parked)" : "", error);
+        metrics.parked(message);
+    }
+
+    @Override
+    public synchronized void parkUnreadable(UnreadableChange change) {
+        parking.parkUnreadable(change);
+        LOG.log(System.Logger.Level.WARNING, "Parked an unreadable outbox change (id {0}, position {1}): {2}",
+                change.id(), change.position(), change.error());
     }
 
     /** Consecutive runs of the messages, each with at most one message per aggregate. */

@@ -14,9 +14,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -48,16 +50,27 @@ class RelayCapturedMessagesServiceTest {
     private final Map<UUID, Integer> rowAttempts = new HashMap<>();
     private final CapturedMessageParking rows = new CapturedMessageParking() {
         @Override
-        public OptionalInt recordFailure(UUID messageId, String error) {
-            return rowAttempts.containsKey(messageId)
-                    ? OptionalInt.of(rowAttempts.merge(messageId, 1, Integer::sum)) : OptionalInt.empty();
+        public OptionalInt recordFailure(OutboxMessage message, String error) {
+            return rowAttempts.containsKey(message.id())
+                    ? OptionalInt.of(rowAttempts.merge(message.id(), 1, Integer::sum)) : OptionalInt.empty();
         }
 
         @Override
-        public void park(UUID messageId, int attempts, String error) {
-            parked.add(messageId + " after " + attempts + ": " + error);
+        public Parked park(OutboxMessage message, int attempts, String error) {
+            if (resent.contains(message.id())) {
+                return Parked.LEFT_TO_NEWER_ROW;
+            }
+            parked.add(message.id() + " after " + attempts + ": " + error);
+            return Parked.ROW;
+        }
+
+        @Override
+        public void parkUnreadable(UnreadableChange change) {
+            parked.add("unreadable " + change.raw());
         }
     };
+    /** Messages an operator sent again: their newer row is queued. */
+    private final Set<UUID> resent = new HashSet<>();
     private final RelayCapturedMessagesService relay = relay(3, Unroutable.RETRY);
 
     private RelayCapturedMessagesService relay(int maxAttempts, Unroutable unroutable) {
@@ -138,6 +151,20 @@ class RelayCapturedMessagesServiceTest {
         assertThat(nextReader.relay(List.of(poison), () -> false).settled()).isEqualTo(1);
         assertThat(rowAttempts).containsEntry(poison.id(), 3);
         assertThat(parked).singleElement().asString().startsWith(poison.id() + " after 3: NACKED");
+    }
+
+    @Test
+    void aMessageSentAgainWhileItFailedIsLeftToItsNewerRowAndNeverCountedAsParked() {
+        OutboxMessage poison = message("a", 0);
+        broker.answer(poison.id(), Outcome.NACKED);
+        resent.add(poison.id());
+        RelayCapturedMessagesService parksAtOnce = relay(1, Unroutable.RETRY);
+
+        CapturedRound round = parksAtOnce.relay(List.of(poison), () -> false);
+
+        assertThat(round.settled()).as("the stream moves on: the newer row is read on its own").isEqualTo(1);
+        assertThat(parked).isEmpty();
+        assertThat(metered).containsExactly("NACKED charged a");
     }
 
     @Test
