@@ -1,8 +1,8 @@
 package dev.bookstore.ordering.bootstrap.config;
 
-import dev.bookstore.ordering.adapters.cdc.PostgresCaptureLagProbe;
 import dev.bookstore.ordering.adapters.persistence.Database;
 import dev.bookstore.ordering.adapters.persistence.outbox.JdbcOutboxStore;
+import dev.bookstore.ordering.adapters.persistence.outbox.PostgresCaptureLagProbe;
 import dev.bookstore.ordering.application.outbox.OutboxCommitListener;
 import dev.bookstore.ordering.application.outbox.admin.DiscardParkedMessageService;
 import dev.bookstore.ordering.application.outbox.admin.DiscardParkedMessageUseCase;

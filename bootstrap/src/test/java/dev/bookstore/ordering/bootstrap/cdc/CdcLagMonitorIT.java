@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.adapters.cdc.CdcRelay;
-import dev.bookstore.ordering.adapters.cdc.PostgresCaptureLagProbe;
+import dev.bookstore.ordering.adapters.persistence.outbox.PostgresCaptureLagProbe;
 import dev.bookstore.ordering.application.outbox.capture.CaptureSettings;
 import dev.bookstore.ordering.application.outbox.relay.Backoff;
 import dev.bookstore.ordering.application.outbox.relay.RelaySettings.Unroutable;
