@@ -82,6 +82,11 @@ final class AdvisoryLockLeadership implements AutoCloseable {
     }
 
     private Connection connect() throws SQLException {
+        return connect(settings, "ordering-cdc-lock " + settings.instance());
+    }
+
+    /** A connection of the CDC relay's own to the service's database, named {@code applicationName}. */
+    static Connection connect(CdcSettings settings, String applicationName) throws SQLException {
         Properties properties = new Properties();
         if (settings.username() != null) {
             properties.setProperty("user", settings.username());
@@ -89,7 +94,7 @@ final class AdvisoryLockLeadership implements AutoCloseable {
         if (settings.password() != null) {
             properties.setProperty("password", settings.password());
         }
-        properties.setProperty("ApplicationName", "ordering-cdc-lock " + settings.instance());
+        properties.setProperty("ApplicationName", applicationName);
         properties.setProperty("tcpKeepAlive", "true");
         return DriverManager.getConnection(settings.jdbcUrl(), properties);
     }

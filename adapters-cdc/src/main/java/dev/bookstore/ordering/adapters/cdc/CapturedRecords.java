@@ -83,7 +83,8 @@ final class CapturedRecords {
         return OffsetDateTime.parse(text).toInstant();
     }
 
-    private static Map<String, String> headers(String json) {
+    /** The row's {@code headers} column, a JSON object of strings. */
+    static Map<String, String> headers(String json) {
         Map<String, String> headers = new LinkedHashMap<>();
         if (json == null || json.isBlank()) {
             return headers;

@@ -6,6 +6,7 @@ import io.debezium.embedded.Connect;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import io.debezium.engine.format.ChangeEventFormat;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
@@ -20,7 +21,9 @@ import org.apache.kafka.connect.source.SourceRecord;
  * instance that holds it runs Debezium's embedded engine, checks at the same interval that it still holds the lock,
  * and stops the engine when it does not. An engine that fails is started again after a backoff, from the offsets
  * last committed, as long as the lock is held. A standby therefore takes over a dead leader's slot within
- * {@code leaderPollInterval} of the server releasing the lock, plus the engine's start.
+ * {@code leaderPollInterval} of the server releasing the lock, plus the engine's start. Before each start the leader
+ * checks its slot and recovers it if it is lost ({@link LostSlotRecovery}): the engine never runs on a slot that
+ * skipped what the lost one had not confirmed.
  */
 public final class CdcRelay implements AutoCloseable {
 
@@ -31,6 +34,7 @@ public final class CdcRelay implements AutoCloseable {
     private final RelayCapturedMessagesUseCase relay;
     private final ParkUnreadableChangeUseCase unreadable;
     private final AdvisoryLockLeadership leadership;
+    private final LostSlotRecovery recovery;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final Thread supervisor;
     private volatile boolean streaming;
@@ -41,6 +45,7 @@ public final class CdcRelay implements AutoCloseable {
         this.relay = relay;
         this.unreadable = unreadable;
         this.leadership = new AdvisoryLockLeadership(settings);
+        this.recovery = new LostSlotRecovery(settings, relay, stopped);
         this.supervisor = new Thread(this::supervise, "ordering-cdc-relay");
         this.supervisor.setDaemon(true);
     }
@@ -75,6 +80,20 @@ public final class CdcRelay implements AutoCloseable {
         int failures = 0;
         while (!stopping()) {
             if (!leadership.tryAcquire()) {
+                pause(settings.leaderPollInterval());
+                continue;
+            }
+            LostSlotRecovery.Outcome slot;
+            try {
+                slot = recovery.prepare(() -> !stopping() && leadership.holds());
+            } catch (SQLException | RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "Checking or recovering replication slot {0} failed; trying "
+                        + "again: {1}", settings.slotName(), e.toString());
+                failures++;
+                pause(settings.restartBackoff().delayAfter(failures));
+                continue;
+            }
+            if (slot != LostSlotRecovery.Outcome.READY) {
                 pause(settings.leaderPollInterval());
                 continue;
             }

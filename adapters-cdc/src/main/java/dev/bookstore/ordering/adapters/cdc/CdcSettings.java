@@ -14,9 +14,18 @@ import java.util.Objects;
  * @param leaderPollInterval how often a standby tries to take the lock, and the leader checks it still holds it
  * @param restartBackoff delay before the engine is started again after it failed
  * @param pollInterval the connector's {@code poll.interval.ms}, or null for the documented configuration's
+ * @param recoverLostSlot whether the reader recovers a lost slot by itself ({@link LostSlotRecovery}); if not, it
+ *                 waits, holding the lock, until the slot is recovered
  */
 public record CdcSettings(String jdbcUrl, String username, String password, String slotName, String instance,
-                          Duration leaderPollInterval, Backoff restartBackoff, Duration pollInterval) {
+                          Duration leaderPollInterval, Backoff restartBackoff, Duration pollInterval,
+                          boolean recoverLostSlot) {
+
+    /** A reader that recovers a lost slot by itself. */
+    public CdcSettings(String jdbcUrl, String username, String password, String slotName, String instance,
+                       Duration leaderPollInterval, Backoff restartBackoff, Duration pollInterval) {
+        this(jdbcUrl, username, password, slotName, instance, leaderPollInterval, restartBackoff, pollInterval, true);
+    }
 
     public CdcSettings {
         Objects.requireNonNull(jdbcUrl, "jdbcUrl");

@@ -44,6 +44,13 @@ import org.springframework.validation.annotation.Validated;
  * @param backoffMax longest delay between two attempts of one captured message
  * @param unroutable what a captured message that no queue took becomes: retry (an attempt, parked after
  *                 max-attempts), park (parked at once) or publish (counted as published with a warning)
+ * @param markInterval how often each instance marks the WAL's position with the outbox's time and notes the marks
+ *                 the slot has confirmed, then deletes rows older than the retention and behind the newest
+ *                 confirmed mark (one short round of statements per interval per instance). A recovery from a lost
+ *                 slot sends again the rows stored since that mark: about two intervals of orders more than it must
+ * @param recoverLostSlot whether the reading instance recovers a lost slot by itself (docs/cdc.md, "Recovering
+ *                 from a lost slot"); false: it waits, the outbox component DOWN, until an instance that may
+ *                 recover is started
  */
 @Validated
 @ConfigurationProperties("ordering.outbox.cdc")
@@ -64,7 +71,9 @@ public record CdcProperties(
         @DefaultValue("3") @Min(1) @Max(1000) int maxAttempts,
         @DefaultValue("250ms") @NotNull Duration backoffInitial,
         @DefaultValue("1s") @NotNull Duration backoffMax,
-        @DefaultValue("retry") @NotNull RelaySettings.Unroutable unroutable) {
+        @DefaultValue("retry") @NotNull RelaySettings.Unroutable unroutable,
+        @DefaultValue("10s") @NotNull Duration markInterval,
+        @DefaultValue("true") boolean recoverLostSlot) {
 
     @AssertTrue(message = "backoff-initial must be positive and not above backoff-max")
     boolean isBackoffOrdered() {
@@ -89,6 +98,12 @@ public record CdcProperties(
     boolean isLeaderPollIntervalSane() {
         return leaderPollInterval == null
                 || OutboxProperties.between(leaderPollInterval, Duration.ofMillis(100), Duration.ofMinutes(1));
+    }
+
+    @AssertTrue(message = "mark-interval must be between 100ms and 10m")
+    boolean isMarkIntervalSane() {
+        return markInterval == null
+                || OutboxProperties.between(markInterval, Duration.ofMillis(100), Duration.ofMinutes(10));
     }
 
     @AssertTrue(message = "poll-interval must be between 1ms and 10s")

@@ -16,6 +16,7 @@ import dev.bookstore.ordering.application.outbox.relay.MessagePublisher;
 import dev.bookstore.ordering.application.outbox.relay.RelayMetrics;
 import dev.bookstore.ordering.bootstrap.config.OutboxProperties.Relay;
 import dev.bookstore.ordering.bootstrap.observability.CdcLagMonitor;
+import dev.bookstore.ordering.bootstrap.retention.CapturedRetentionRounds;
 import dev.bookstore.ordering.bootstrap.retention.RetentionJob;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -60,7 +61,8 @@ class CdcRelayConfiguration {
         CdcSettings settings = new CdcSettings(dataSource.determineUrl(), dataSource.determineUsername(),
                 dataSource.determinePassword(), cdc.slotName(), OutboxRelayConfiguration.instanceName(),
                 cdc.leaderPollInterval(),
-                Backoff.exponential(cdc.restartBackoffInitial(), cdc.restartBackoffMax()), cdc.pollInterval());
+                Backoff.exponential(cdc.restartBackoffInitial(), cdc.restartBackoffMax()), cdc.pollInterval(),
+                cdc.recoverLostSlot());
         RelayCapturedMessagesService relay = new RelayCapturedMessagesService(publisher,
                 new JdbcCapturedMessageParking(pool), captureSettings(outbox, cdc), clock,
                 metrics.getIfAvailable(() -> RelayMetrics.NONE));
@@ -96,10 +98,14 @@ class CdcRelayConfiguration {
         return new JdbcCapturedOutboxStatistics(pool);
     }
 
-    /** Rows are never marked published in this mode: relayed rows go by age, like published ones otherwise. */
+    /**
+     * Rows are never marked published in this mode: relayed rows go by age, like published ones otherwise, but only
+     * behind what the slot confirmed, every {@code cdc.mark-interval}.
+     */
     @Bean
-    RetentionJob capturedOutboxRetentionJob(DataSource pool, OutboxProperties p) {
-        return new RetentionJob("outbox message(s) relayed from the log", p.retention(), p.retentionInterval(),
-                p.retentionChunk(), new JdbcCapturedMessageRetention(pool)::deleteCapturedOlderThan);
+    RetentionJob capturedOutboxRetentionJob(DataSource pool, OutboxProperties p, CdcProperties cdc) {
+        return RetentionJob.perRound("outbox message(s) relayed from the log", p.retention(), cdc.markInterval(),
+                p.retentionChunk(), new CapturedRetentionRounds(new JdbcCapturedMessageRetention(pool,
+                        cdc.slotName())));
     }
 }

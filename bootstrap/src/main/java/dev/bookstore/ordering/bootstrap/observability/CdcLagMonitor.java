@@ -19,7 +19,10 @@ import org.springframework.util.unit.DataSize;
  * {@code ordering.outbox.cdc.oldest.unconfirmed.age}, {@code ordering.outbox.cdc.retained.wal.bytes} and
  * {@code ordering.outbox.cdc.reading}, from one query of the slot per refresh interval (not per scrape). UP while
  * the lag, the age of the oldest unconfirmed change and the retained WAL are below their DEGRADED thresholds and an
- * instance reads the slot; DEGRADED above them or while nobody reads; DOWN above the DOWN thresholds.
+ * instance reads the slot; DEGRADED above them or while nobody reads; DOWN above the DOWN thresholds, and while the
+ * slot is lost (missing although offsets were committed for it, invalidated by the server, or being recovered): then
+ * nothing is relayed until a recovery sends the rows again (docs/cdc.md). Readiness does not include this component:
+ * the instance still takes orders.
  */
 public final class CdcLagMonitor implements HealthIndicator, AutoCloseable {
 
@@ -40,7 +43,7 @@ public final class CdcLagMonitor implements HealthIndicator, AutoCloseable {
                              DataSize retainedWalDegraded, DataSize retainedWalDown) {
 
         Status classify(CaptureLag lag, Duration age) {
-            if (lag.lagBytes() > lagDown.toBytes() || age.compareTo(ageDown) > 0
+            if (lag.slotLost() || lag.lagBytes() > lagDown.toBytes() || age.compareTo(ageDown) > 0
                     || lag.retainedWalBytes() > retainedWalDown.toBytes()) {
                 return Status.DOWN;
             }
@@ -105,6 +108,7 @@ public final class CdcLagMonitor implements HealthIndicator, AutoCloseable {
         return Health.status(thresholds.classify(lag, measured.age()))
                 .withDetail("relay", "cdc")
                 .withDetail("slotExists", lag.slotExists())
+                .withDetail("slotLost", lag.slotLost())
                 .withDetail("reading", lag.reading())
                 .withDetail("lagBytes", lag.lagBytes())
                 .withDetail("oldestUnconfirmedAgeSeconds", measured.age().toMillis() / 1000.0)

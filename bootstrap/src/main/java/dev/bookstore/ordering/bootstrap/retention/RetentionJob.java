@@ -2,6 +2,7 @@ package dev.bookstore.ordering.bootstrap.retention;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,7 +13,8 @@ import org.slf4j.LoggerFactory;
  * instance is deleting ({@code SKIP LOCKED} / {@code READPAST}), so instances never wait for each other, delete a
  * row twice or delete early because a host's clock is off.
  *
- * <p>The outbox job deletes published rows only: pending and parked rows are never deleted automatically.
+ * <p>The outbox job deletes published rows only: pending and parked rows are never deleted automatically. A job
+ * made {@link #perRound} asks before each run how it deletes this time, or whether it is held.
  */
 public final class RetentionJob {
 
@@ -22,7 +24,10 @@ public final class RetentionJob {
     private final Duration retention;
     private final Duration interval;
     private final int chunk;
-    private final Deletion deleteChunk;
+    private final Supplier<Deletion> rounds;
+
+    /** A round that deletes nothing. */
+    public static final Deletion HELD = (age, limit) -> 0;
 
     /** Deletes at most {@code limit} rows older than {@code age}; returns how many. */
     @FunctionalInterface
@@ -32,6 +37,10 @@ public final class RetentionJob {
 
     /** @param what the rows, for the log: "idempotency key(s) recorded" */
     public RetentionJob(String what, Duration retention, Duration interval, int chunk, Deletion deleteChunk) {
+        this(what, retention, interval, chunk, constant(Objects.requireNonNull(deleteChunk, "deleteChunk")));
+    }
+
+    private RetentionJob(String what, Duration retention, Duration interval, int chunk, Supplier<Deletion> rounds) {
         if (chunk < 1) {
             throw new IllegalArgumentException("chunk must be positive, got " + chunk);
         }
@@ -39,7 +48,17 @@ public final class RetentionJob {
         this.retention = Objects.requireNonNull(retention, "retention");
         this.interval = Objects.requireNonNull(interval, "interval");
         this.chunk = chunk;
-        this.deleteChunk = Objects.requireNonNull(deleteChunk, "deleteChunk");
+        this.rounds = Objects.requireNonNull(rounds, "rounds");
+    }
+
+    /** A job whose deletion is chosen anew at the start of each run ({@link #HELD} deletes nothing). */
+    public static RetentionJob perRound(String what, Duration retention, Duration interval, int chunk,
+                                        Supplier<Deletion> rounds) {
+        return new RetentionJob(what, retention, interval, chunk, rounds);
+    }
+
+    private static Supplier<Deletion> constant(Deletion deletion) {
+        return () -> deletion;
     }
 
     /** How often the job runs on each instance. */
@@ -61,6 +80,7 @@ public final class RetentionJob {
 
     /** Deletes chunk after chunk until a chunk comes back short; returns the total. */
     public int purge() {
+        Deletion deleteChunk = rounds.get();
         int total = 0;
         int deleted;
         do {

@@ -15,12 +15,21 @@ import java.util.Objects;
  * @param walPosition the current end of the WAL then, in bytes from its start
  * @param confirmedAt when the reader last committed its position (after the broker's confirms), by the database's
  *                    clock; null when it never did
+ * @param slotLost whether the slot is lost: missing although offsets were committed for it, invalidated by the
+ *                 server ({@code wal_status = 'lost'}), or being recovered. Changes stored since its last
+ *                 confirmed position exist only in the outbox table then, until a recovery sends them again
  */
 public record CaptureLag(boolean slotExists, boolean reading, long lagBytes, long retainedWalBytes,
-                         Instant measuredAt, long walPosition, Instant confirmedAt) {
+                         Instant measuredAt, long walPosition, Instant confirmedAt, boolean slotLost) {
 
     public CaptureLag {
         Objects.requireNonNull(measuredAt, "measuredAt");
+    }
+
+    /** A slot that is not lost. */
+    public CaptureLag(boolean slotExists, boolean reading, long lagBytes, long retainedWalBytes,
+                      Instant measuredAt, long walPosition, Instant confirmedAt) {
+        this(slotExists, reading, lagBytes, retainedWalBytes, measuredAt, walPosition, confirmedAt, false);
     }
 
     /** No slot yet: nothing is retained and nothing waits for it. */
