@@ -4,7 +4,7 @@
 #
 #   perf/drills/run.sh [poison|kill|broker|db|skew|skew-cdc|all ...]   (default: all = the first five, in order)
 #   DB=mariadb perf/drills/run.sh ...                            (the same drills on MariaDB; skew-cdc is PostgreSQL's)
-#   RELAY=cdc perf/drills/run.sh [poison|kill|broker|db|skew-cdc|all ...]   (the instances in cdc mode; all = these five)
+#   RELAY=cdc perf/drills/run.sh [poison|kill|broker|db|skew-cdc|slot|all ...]   (the instances in cdc mode; all = these six)
 #
 # Knobs (environment): DB (postgres|mariadb), RELAY (polling|cdc), JAR, BROKER_FAULT (proxy|stop-app), RATE,
 # LOAD_SECONDS, KILL_ROWS, POISON_GOOD_ROWS, WARMUP_SECONDS, WARMUP_RATE, SKEW_ORDERS, SKEW, FAKETIME_LIB, LEASE,
@@ -853,6 +853,51 @@ drill_kill_cdc() {
     return "$status"
 }
 
+# The slot drill (RELAY=cdc only): the replication slot is lost under load, as a failover without failover slots, a
+# max_slot_wal_keep_size or an operator's drop would lose it, with rows committed after its last confirmed position.
+# The reader's WAL sender is ended and the slot dropped (again until it is gone: the reader starts its engine again
+# after restart-backoff-initial, 1 s). The recovery is the documented one (docs/cdc.md, "Recovering from a lost
+# slot"): with ordering.outbox.cdc.recover-lost-slot at its default, the reader finds the slot lost at its next start,
+# makes it again and sends every row stored since the newest mark the old slot confirmed. Lost must be 0; the
+# duplicates are reported, beside what the recovery sent again (outbox_cdc_recovery).
+drill_slot() {
+    [[ $RELAY == cdc ]] || die "slot is the CDC relay's drill: run it with RELAY=cdc"
+    log "== slot (cdc): the replication slot dropped under $RATE orders/s; the reader recovers it"
+    begin_drill
+    start_pair
+    warm_up
+    local requests="$WORK/$DRILL-requests.txt" fault_end tries=0 started
+    start_load "$requests"
+    pause 10
+    started=$SECONDS
+    until [[ $(db_drill "SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'ordering_outbox'") == 0 ]]; do
+        ((SECONDS - started < 30)) || die "the slot could not be dropped within 30 s"
+        tries=$((tries + 1))
+        db_drill "DO \$\$ BEGIN
+                    PERFORM pg_terminate_backend(active_pid) FROM pg_replication_slots
+                      WHERE slot_name = 'ordering_outbox' AND active_pid IS NOT NULL;
+                    PERFORM pg_sleep(0.1);
+                    PERFORM pg_drop_replication_slot('ordering_outbox');
+                  EXCEPTION WHEN OTHERS THEN NULL; -- still active: end its WAL sender again
+                  END \$\$" >/dev/null
+    done
+    fault_end=$(now_ms)
+    log "slot ordering_outbox dropped under load ($tries attempt(s)); $(db_drill "SELECT count(*) FROM outbox_message") rows stored so far"
+    wait "$LOAD_PID" || die "the load generator failed: $(tail -n 5 "$WORK/$DRILL-load.log")"
+    LOAD_PID=""
+    grep '^LOAD' "$WORK/$DRILL-load.log" || true
+    await_drain
+    local recovery
+    recovery=$(db_drill "SELECT resent || '|' || round(extract(epoch FROM finished_at - started_at)::numeric, 2) || '|'
+                                || round(extract(epoch FROM started_at - resend_from)::numeric, 2)
+                           FROM outbox_cdc_recovery WHERE slot_name = 'ordering_outbox' AND finished_at IS NOT NULL")
+    [[ -n $recovery ]] || log "no finished recovery recorded in outbox_cdc_recovery"
+    IFS='|' read -r resent took since <<<"$recovery"
+    log "recovery: ${resent:-?} rows sent again (stored in the ${since:-?} s before the recovery began), in ${took:-?} s"
+    DRILL_NOTE="resent=${resent:-none},from=${since:-?}s_before,recovery=${took:-?}s"
+    audit_load "$requests" "$fault_end"
+}
+
 drill_broker() {
     log "== broker: RabbitMQ unreachable for ${BROKER_OUTAGE_SECONDS} s under $RATE orders/s ($BROKER_FAULT, relay $RELAY)"
     begin_drill
@@ -1014,7 +1059,7 @@ drill_skew-cdc() {
 DRILLS=("$@")
 if [[ ${#DRILLS[@]} == 0 || ${DRILLS[0]} == all ]]; then
     DRILLS=(poison kill broker db skew)
-    [[ $RELAY == polling ]] || DRILLS=(poison kill broker db skew-cdc)
+    [[ $RELAY == polling ]] || DRILLS=(poison kill broker db skew-cdc slot)
 fi
 [[ $RELAY == polling || " ${DRILLS[*]} " != *" skew "* ]] ||
     die "skew is the polling relay's ordered mode; with RELAY=cdc run skew-cdc"
@@ -1022,7 +1067,7 @@ log "fault drills on $DB_LABEL $(server_version) at $DB_HOST:$DB_PORT$([[ $RELAY
     echo " (cdc: a scratch cluster on port $CDC_DB_PORT)"), relay $RELAY: ${DRILLS[*]}; console log: ${RUN_LOG#"$REPO_ROOT"/}"
 FAILED=()
 for DRILL in "${DRILLS[@]}"; do
-    declare -F "drill_$DRILL" >/dev/null || die "unknown drill $DRILL (poison, kill, broker, db, skew, skew-cdc, all)"
+    declare -F "drill_$DRILL" >/dev/null || die "unknown drill $DRILL (poison, kill, broker, db, skew, skew-cdc, slot, all)"
     DRILL_NOTE=""
     status=0
     # each drill in a subshell of its own, which cleans up after itself on every exit path (and is stopped, with

@@ -47,22 +47,24 @@ public final class JdbcCapturedMessageRetention implements CapturedMessageRetent
 
     private Hold hold(Connection connection) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement("""
-                SELECT slot.slot_name IS NOT NULL, COALESCE(slot.active, false), slot.wal_status = 'lost',
-                       EXISTS (SELECT 1 FROM outbox_cdc_recovery WHERE slot_name = ? AND finished_at IS NULL)
+                SELECT slot.slot_name IS NOT NULL, COALESCE(slot.active, false),
+                       """ + LostSlotRecovery.LOST + """
+                       , EXISTS (SELECT 1 FROM outbox_cdc_recovery WHERE slot_name = ? AND finished_at IS NULL)
                   FROM (SELECT 1) AS one
                   LEFT JOIN pg_replication_slots slot ON slot.slot_name = ?""")) {
-            select.setString(1, slotName);
-            select.setString(2, slotName);
+            for (int i = 1; i <= 4; i++) {
+                select.setString(i, slotName);
+            }
             try (ResultSet row = select.executeQuery()) {
                 row.next();
                 if (row.getBoolean(4)) {
                     return Hold.RECOVERING;
                 }
+                if (row.getBoolean(3)) {
+                    return row.getBoolean(1) ? Hold.SLOT_LOST : Hold.SLOT_MISSING;
+                }
                 if (!row.getBoolean(1)) {
                     return Hold.SLOT_MISSING;
-                }
-                if (row.getBoolean(3)) {
-                    return Hold.SLOT_LOST;
                 }
                 return row.getBoolean(2) ? Hold.NONE : Hold.SLOT_NOT_READ;
             }

@@ -17,9 +17,9 @@ import java.util.function.BooleanSupplier;
 
 /**
  * What the reader does before each start of the engine: it checks that its slot still holds what the offsets
- * expect, and recovers it when not. The slot is lost when offsets were committed for it and it is missing (dropped,
- * or a failover to a server that never had it) or invalidated ({@code wal_status = 'lost'}): the WAL past its last
- * confirmed position is gone, and Debezium would make a new slot that starts at the present, skipping the gap.
+ * expect, and recovers it when not. The slot is lost ({@link #LOST}) when offsets were committed for it and it is
+ * missing (dropped, or a failover to a server that never had it), invalidated ({@code wal_status = 'lost'}) or made
+ * anew: the WAL past its last confirmed position is gone, and a new slot starts at the present, skipping the gap.
  *
  * <p>The recovery: (1) {@code outbox_cdc_recovery} records that it started and from when it sends rows again: the
  * horizon of the newest mark the old slot confirmed ({@link JdbcCapturedMessageRetention}), before which every row
@@ -35,6 +35,22 @@ final class LostSlotRecovery {
 
     private static final System.Logger LOG = System.getLogger(LostSlotRecovery.class.getName());
     private static final int CHUNK = 500;
+
+    /**
+     * Whether slot {@code ?} (bound twice) is lost: offsets were committed for it, and it is missing, invalidated
+     * ({@code wal_status = 'lost'}) or confirmed past every position the offsets hold (made anew after a loss; the
+     * connector's {@code offset.mismatch.strategy=trust_offset} refuses to stream from such a slot).
+     */
+    static final String LOST = """
+            (EXISTS (SELECT 1 FROM outbox_cdc_offset WHERE slot_name = ?)
+             AND COALESCE((SELECT slot.wal_status = 'lost'
+                                  OR COALESCE(pg_wal_lsn_diff(slot.confirmed_flush_lsn, '0/0') > (
+                                         SELECT max(greatest((o.v ->> 'lsn')::numeric, (o.v ->> 'lsn_proc')::numeric,
+                                                             (o.v ->> 'lsn_commit')::numeric))
+                                           FROM (SELECT convert_from(offset_value, 'UTF8')::jsonb AS v
+                                                   FROM outbox_cdc_offset WHERE slot_name = slot.slot_name) AS o),
+                                     false)
+                             FROM pg_replication_slots slot WHERE slot.slot_name = ?), true))""";
 
     /** Whether the engine may start. */
     enum Outcome { READY, WAITING, STOPPED }
@@ -97,10 +113,7 @@ final class LostSlotRecovery {
     }
 
     private boolean lost(Connection connection) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement("""
-                SELECT EXISTS (SELECT 1 FROM outbox_cdc_offset WHERE slot_name = ?)
-                       AND COALESCE((SELECT wal_status = 'lost' FROM pg_replication_slots WHERE slot_name = ?), true)
-                """)) {
+        try (PreparedStatement select = connection.prepareStatement("SELECT " + LOST)) {
             select.setString(1, settings.slotName());
             select.setString(2, settings.slotName());
             try (ResultSet row = select.executeQuery()) {

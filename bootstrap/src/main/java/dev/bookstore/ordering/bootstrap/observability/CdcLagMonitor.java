@@ -16,8 +16,8 @@ import org.springframework.util.unit.DataSize;
 
 /**
  * In cdc mode, the {@code outbox} health component and the gauges {@code ordering.outbox.cdc.lag.bytes},
- * {@code ordering.outbox.cdc.oldest.unconfirmed.age}, {@code ordering.outbox.cdc.retained.wal.bytes} and
- * {@code ordering.outbox.cdc.reading}, from one query of the slot per refresh interval (not per scrape). UP while
+ * {@code ordering.outbox.cdc.oldest.unconfirmed.age}, {@code ordering.outbox.cdc.retained.wal.bytes},
+ * {@code ordering.outbox.cdc.reading} and {@code ordering.outbox.cdc.slot.lost}, from one query of the slot per refresh interval (not per scrape). UP while
  * the lag, the age of the oldest unconfirmed change and the retained WAL are below their DEGRADED thresholds and an
  * instance reads the slot; DEGRADED above them or while nobody reads; DOWN above the DOWN thresholds, and while the
  * slot is lost (missing although offsets were committed for it, invalidated by the server, or being recovered): then
@@ -79,6 +79,11 @@ public final class CdcLagMonitor implements HealthIndicator, AutoCloseable {
         Gauge.builder("ordering.outbox.cdc.reading", this,
                         m -> m.current == null ? Double.NaN : m.current.lag().reading() ? 1 : 0)
                 .description("1 while an instance streams from the CDC slot").register(registry);
+        Gauge.builder("ordering.outbox.cdc.slot.lost", this,
+                        m -> m.current == null ? Double.NaN : m.current.lag().slotLost() ? 1 : 0)
+                .description("1 while the CDC slot is lost (missing although offsets were committed for it, "
+                        + "invalidated, or being recovered): docs/cdc.md, Recovering from a lost slot")
+                .register(registry);
         this.refresh = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "ordering-cdc-lag");
             thread.setDaemon(true);

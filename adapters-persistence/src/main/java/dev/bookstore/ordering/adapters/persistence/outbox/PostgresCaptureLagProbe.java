@@ -14,9 +14,9 @@ import javax.sql.DataSource;
  * The slot's lag from {@code pg_replication_slots}: bytes between its {@code confirmed_flush_lsn} (the reader's
  * last commit, made after the broker's confirms) and {@code pg_current_wal_lsn()}, and the WAL it retains from its
  * {@code restart_lsn}; with the database's time, the WAL's end and the reader's last offset commit
- * ({@code outbox_cdc_offset}), from which the age of the oldest unconfirmed change follows. The slot is lost when it
- * is missing although offsets were committed for it, when the server invalidated it ({@code wal_status = 'lost'}), or
- * while a recovery of it is unfinished ({@code outbox_cdc_recovery}). One statement.
+ * ({@code outbox_cdc_offset}), from which the age of the oldest unconfirmed change follows. The slot is lost as
+ * {@link LostSlotRecovery#LOST} says, and while a recovery of it is unfinished ({@code outbox_cdc_recovery}). One
+ * statement.
  */
 public final class PostgresCaptureLagProbe implements CaptureLagProbe {
 
@@ -36,22 +36,22 @@ public final class PostgresCaptureLagProbe implements CaptureLagProbe {
                        COALESCE(pg_wal_lsn_diff(pg_current_wal_lsn(), slot.confirmed_flush_lsn), 0)::bigint,
                        COALESCE(pg_wal_lsn_diff(pg_current_wal_lsn(), slot.restart_lsn), 0)::bigint,
                        (SELECT max(committed_at) FROM outbox_cdc_offset WHERE slot_name = ?),
-                       COALESCE(slot.wal_status = 'lost', false)
+                       """ + LostSlotRecovery.LOST + """
                        OR EXISTS (SELECT 1 FROM outbox_cdc_recovery WHERE slot_name = ? AND finished_at IS NULL)
                   FROM (SELECT 1) AS one
                   LEFT JOIN pg_replication_slots slot ON slot.slot_name = ?""")) {
             select.setString(1, slotName);
             select.setString(2, slotName);
             select.setString(3, slotName);
+            select.setString(4, slotName);
+            select.setString(5, slotName);
             try (ResultSet row = select.executeQuery()) {
                 row.next();
                 Instant now = row.getTimestamp(1).toInstant();
                 Timestamp committed = row.getTimestamp(7);
                 Instant confirmedAt = committed == null ? null : committed.toInstant();
                 if (!row.getBoolean(3)) {
-                    // missing although a reader committed offsets for it: lost, not "not made yet"
-                    return new CaptureLag(false, false, 0, 0, now, row.getLong(2), confirmedAt,
-                            confirmedAt != null || row.getBoolean(8));
+                    return new CaptureLag(false, false, 0, 0, now, row.getLong(2), confirmedAt, row.getBoolean(8));
                 }
                 return new CaptureLag(true, row.getBoolean(4), row.getLong(5), row.getLong(6), now, row.getLong(2),
                         confirmedAt, row.getBoolean(8));

@@ -16,8 +16,11 @@ public record CaptureHorizon(Hold hold, Instant confirmed) {
         NONE("none"),
         /** The slot does not exist; offsets were committed for it, or none was ever made. */
         SLOT_MISSING("the replication slot is missing"),
-        /** The server invalidated the slot (wal_status 'lost'): the WAL of what it had not confirmed is gone. */
-        SLOT_LOST("the replication slot is lost (wal_status 'lost')"),
+        /**
+         * The server invalidated the slot (wal_status 'lost'), or it was made anew after the offsets were committed:
+         * the WAL of what the old one had not confirmed is gone.
+         */
+        SLOT_LOST("the replication slot is lost (invalidated, or made anew after its offsets)"),
         /** The slot exists but nobody reads it. */
         SLOT_NOT_READ("nobody reads the replication slot"),
         /** A recovery of the lost slot sends rows again. */
