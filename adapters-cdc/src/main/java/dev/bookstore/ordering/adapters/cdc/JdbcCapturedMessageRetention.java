@@ -104,15 +104,17 @@ public final class JdbcCapturedMessageRetention implements CapturedMessageRetent
             update.executeUpdate();
         }
         Timestamp horizon = null;
+        Timestamp now = null;
         String position = null;
         try (PreparedStatement select = connection.prepareStatement("""
-                SELECT horizon, wal_position::text FROM outbox_cdc_mark
+                SELECT horizon, wal_position::text, now() FROM outbox_cdc_mark
                  WHERE slot_name = ? AND confirmed_at IS NOT NULL ORDER BY wal_position DESC LIMIT 1""")) {
             select.setString(1, slotName);
             try (ResultSet row = select.executeQuery()) {
                 if (row.next()) {
                     horizon = row.getTimestamp(1);
                     position = row.getString(2);
+                    now = row.getTimestamp(3);
                 }
             }
         }
@@ -125,7 +127,7 @@ public final class JdbcCapturedMessageRetention implements CapturedMessageRetent
             delete.setString(2, position);
             delete.executeUpdate();
         }
-        return new CaptureHorizon(Hold.NONE, horizon.toInstant());
+        return new CaptureHorizon(Hold.NONE, horizon.toInstant(), now.toInstant());
     }
 
     @Override

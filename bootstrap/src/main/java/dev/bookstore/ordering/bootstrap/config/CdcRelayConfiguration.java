@@ -106,6 +106,6 @@ class CdcRelayConfiguration {
     RetentionJob capturedOutboxRetentionJob(DataSource pool, OutboxProperties p, CdcProperties cdc) {
         return RetentionJob.perRound("outbox message(s) relayed from the log", p.retention(), cdc.markInterval(),
                 p.retentionChunk(), new CapturedRetentionRounds(new JdbcCapturedMessageRetention(pool,
-                        cdc.slotName())));
+                        cdc.slotName()), p.retention()));
     }
 }

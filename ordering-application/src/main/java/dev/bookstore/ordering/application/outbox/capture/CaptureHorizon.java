@@ -1,14 +1,16 @@
 package dev.bookstore.ordering.application.outbox.capture;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 
 /**
  * How far the CDC slot has confirmed the outbox, in the outbox's own time: every row stored before {@code confirmed}
  * was committed before a WAL position the slot has confirmed, so the broker has it. Null while no such position is
- * known. {@code hold} says why nothing may be deleted now, or {@link Hold#NONE}.
+ * known. {@code hold} says why nothing may be deleted now, or {@link Hold#NONE}; {@code measuredAt} is the database's
+ * time then (null when held).
  */
-public record CaptureHorizon(Hold hold, Instant confirmed) {
+public record CaptureHorizon(Hold hold, Instant confirmed, Instant measuredAt) {
 
     /** Why the retention deletes nothing. */
     public enum Hold {
@@ -47,6 +49,11 @@ public record CaptureHorizon(Hold hold, Instant confirmed) {
     }
 
     public static CaptureHorizon held(Hold hold) {
-        return new CaptureHorizon(hold, null);
+        return new CaptureHorizon(hold, null, null);
+    }
+
+    /** Whether rows older than {@code retention} are kept because the slot has not confirmed them. */
+    public boolean behind(Duration retention) {
+        return confirmed != null && measuredAt != null && confirmed.isBefore(measuredAt.minus(retention));
     }
 }
