@@ -34,6 +34,16 @@ class CdcLagMonitorTest {
     }
 
     @Test
+    void aLostSlotIsDownWhileAMissingSlotNobodyEverReadIsOnlyDegraded() {
+        assertThat(THRESHOLDS.classify(new CaptureLag(false, false, 0, 0, NOW, 0, NOW.minusSeconds(5), true),
+                Duration.ZERO)).as("missing, offsets committed").isEqualTo(Status.DOWN);
+        assertThat(THRESHOLDS.classify(new CaptureLag(true, true, 0, 0, NOW, 0, NOW, true), Duration.ZERO))
+                .as("invalidated or being recovered, even while read").isEqualTo(Status.DOWN);
+        assertThat(THRESHOLDS.classify(CaptureLag.noSlot(NOW, 0), Duration.ZERO))
+                .as("not made yet").isEqualTo(OutboxHealthThresholds.DEGRADED);
+    }
+
+    @Test
     void theOldestUnconfirmedChangeTurnsItDegradedAfterOneThresholdAndDownAfterTheOther() {
         CaptureLag smallLag = lag(true, 1024, 4096);
 
