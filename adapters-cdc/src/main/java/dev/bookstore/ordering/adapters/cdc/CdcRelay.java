@@ -1,6 +1,7 @@
 package dev.bookstore.ordering.adapters.cdc;
 
 import dev.bookstore.ordering.application.outbox.capture.ParkUnreadableChangeUseCase;
+import dev.bookstore.ordering.application.outbox.capture.CaptureLagProbe;
 import dev.bookstore.ordering.application.outbox.capture.RelayCapturedMessagesUseCase;
 import io.debezium.embedded.Connect;
 import io.debezium.engine.DebeziumEngine;
@@ -40,12 +41,14 @@ public final class CdcRelay implements AutoCloseable {
     private volatile boolean streaming;
     private volatile int engineStarts;
 
-    public CdcRelay(CdcSettings settings, RelayCapturedMessagesUseCase relay, ParkUnreadableChangeUseCase unreadable) {
+    /** @param slot the slot's state, checked before each start of the engine ({@link LostSlotRecovery}) */
+    public CdcRelay(CdcSettings settings, RelayCapturedMessagesUseCase relay, ParkUnreadableChangeUseCase unreadable,
+                    CaptureLagProbe slot) {
         this.settings = settings;
         this.relay = relay;
         this.unreadable = unreadable;
         this.leadership = new AdvisoryLockLeadership(settings);
-        this.recovery = new LostSlotRecovery(settings, relay, stopped);
+        this.recovery = new LostSlotRecovery(settings, relay, slot, stopped);
         this.supervisor = new Thread(this::supervise, "ordering-cdc-relay");
         this.supervisor.setDaemon(true);
     }

@@ -1,6 +1,8 @@
 package dev.bookstore.ordering.adapters.cdc;
 
 import dev.bookstore.ordering.application.outbox.capture.CaptureHorizon;
+import dev.bookstore.ordering.application.outbox.capture.CaptureLag;
+import dev.bookstore.ordering.application.outbox.capture.CaptureLagProbe;
 import dev.bookstore.ordering.application.outbox.capture.CaptureHorizon.Hold;
 import dev.bookstore.ordering.application.outbox.capture.CapturedMessageRetention;
 import java.sql.Connection;
@@ -24,17 +26,20 @@ public final class JdbcCapturedMessageRetention implements CapturedMessageRetent
 
     private final DataSource dataSource;
     private final String slotName;
+    private final CaptureLagProbe slot;
 
-    public JdbcCapturedMessageRetention(DataSource dataSource, String slotName) {
+    /** @param slot the slot's state: missing, lost (or being recovered), read */
+    public JdbcCapturedMessageRetention(DataSource dataSource, String slotName, CaptureLagProbe slot) {
         this.dataSource = dataSource;
         this.slotName = slotName;
+        this.slot = slot;
     }
 
     @Override
     public CaptureHorizon advance() {
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(true);
-            Hold hold = hold(connection);
+            Hold hold = hold();
             if (hold != Hold.NONE) {
                 return CaptureHorizon.held(hold);
             }
@@ -45,30 +50,16 @@ public final class JdbcCapturedMessageRetention implements CapturedMessageRetent
         }
     }
 
-    private Hold hold(Connection connection) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement("""
-                SELECT slot.slot_name IS NOT NULL, COALESCE(slot.active, false),
-                       """ + LostSlotRecovery.LOST + """
-                       , EXISTS (SELECT 1 FROM outbox_cdc_recovery WHERE slot_name = ? AND finished_at IS NULL)
-                  FROM (SELECT 1) AS one
-                  LEFT JOIN pg_replication_slots slot ON slot.slot_name = ?""")) {
-            for (int i = 1; i <= 4; i++) {
-                select.setString(i, slotName);
-            }
-            try (ResultSet row = select.executeQuery()) {
-                row.next();
-                if (row.getBoolean(4)) {
-                    return Hold.RECOVERING;
-                }
-                if (row.getBoolean(3)) {
-                    return row.getBoolean(1) ? Hold.SLOT_LOST : Hold.SLOT_MISSING;
-                }
-                if (!row.getBoolean(1)) {
-                    return Hold.SLOT_MISSING;
-                }
-                return row.getBoolean(2) ? Hold.NONE : Hold.SLOT_NOT_READ;
-            }
+    /** Why nothing may be deleted now, from the slot's state ({@link CaptureLagProbe}). */
+    private Hold hold() {
+        CaptureLag lag = slot.measure();
+        if (lag.slotLost()) {
+            return lag.slotExists() ? Hold.SLOT_LOST : Hold.SLOT_MISSING;
         }
+        if (!lag.slotExists()) {
+            return Hold.SLOT_MISSING;
+        }
+        return lag.reading() ? Hold.NONE : Hold.SLOT_NOT_READ;
     }
 
     /**

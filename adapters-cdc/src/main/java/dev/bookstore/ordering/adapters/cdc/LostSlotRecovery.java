@@ -1,6 +1,8 @@
 package dev.bookstore.ordering.adapters.cdc;
 
 import dev.bookstore.ordering.application.outbox.OutboxMessage;
+import dev.bookstore.ordering.application.outbox.capture.CaptureLag;
+import dev.bookstore.ordering.application.outbox.capture.CaptureLagProbe;
 import dev.bookstore.ordering.application.outbox.capture.CapturedRound;
 import dev.bookstore.ordering.application.outbox.capture.RelayCapturedMessagesUseCase;
 import java.sql.Connection;
@@ -17,9 +19,10 @@ import java.util.function.BooleanSupplier;
 
 /**
  * What the reader does before each start of the engine: it checks that its slot still holds what the offsets
- * expect, and recovers it when not. The slot is lost ({@link #LOST}) when offsets were committed for it and it is
- * missing (dropped, or a failover to a server that never had it), invalidated ({@code wal_status = 'lost'}) or made
- * anew: the WAL past its last confirmed position is gone, and a new slot starts at the present, skipping the gap.
+ * expect, and recovers it when not. The slot is lost ({@link CaptureLag#slotLost()}) when offsets were committed for
+ * it and it is missing (dropped, or a failover to a server that never had it), invalidated ({@code wal_status =
+ * 'lost'}) or made anew: the WAL past its last confirmed position is gone, and a new slot starts at the present,
+ * skipping the gap.
  *
  * <p>The recovery: (1) {@code outbox_cdc_recovery} records that it started and from when it sends rows again: the
  * horizon of the newest mark the old slot confirmed ({@link JdbcCapturedMessageRetention}), before which every row
@@ -36,33 +39,20 @@ final class LostSlotRecovery {
     private static final System.Logger LOG = System.getLogger(LostSlotRecovery.class.getName());
     private static final int CHUNK = 500;
 
-    /**
-     * Whether slot {@code ?} (bound twice) is lost: offsets were committed for it, and it is missing, invalidated
-     * ({@code wal_status = 'lost'}) or confirmed past every position the offsets hold (made anew after a loss; the
-     * connector's {@code offset.mismatch.strategy=trust_offset} refuses to stream from such a slot).
-     */
-    static final String LOST = """
-            (EXISTS (SELECT 1 FROM outbox_cdc_offset WHERE slot_name = ?)
-             AND COALESCE((SELECT slot.wal_status = 'lost'
-                                  OR COALESCE(pg_wal_lsn_diff(slot.confirmed_flush_lsn, '0/0') > (
-                                         SELECT max(greatest((o.v ->> 'lsn')::numeric, (o.v ->> 'lsn_proc')::numeric,
-                                                             (o.v ->> 'lsn_commit')::numeric))
-                                           FROM (SELECT convert_from(offset_value, 'UTF8')::jsonb AS v
-                                                   FROM outbox_cdc_offset WHERE slot_name = slot.slot_name) AS o),
-                                     false)
-                             FROM pg_replication_slots slot WHERE slot.slot_name = ?), true))""";
-
     /** Whether the engine may start. */
     enum Outcome { READY, WAITING, STOPPED }
 
     private final CdcSettings settings;
     private final RelayCapturedMessagesUseCase relay;
+    private final CaptureLagProbe slot;
     private final CountDownLatch stopped;
     private boolean warned;
 
-    LostSlotRecovery(CdcSettings settings, RelayCapturedMessagesUseCase relay, CountDownLatch stopped) {
+    LostSlotRecovery(CdcSettings settings, RelayCapturedMessagesUseCase relay, CaptureLagProbe slot,
+                     CountDownLatch stopped) {
         this.settings = settings;
         this.relay = relay;
+        this.slot = slot;
         this.stopped = stopped;
     }
 
@@ -71,7 +61,7 @@ final class LostSlotRecovery {
         try (Connection connection = connect()) {
             Timestamp resendFrom = unfinishedRecovery(connection);
             if (resendFrom == null) {
-                if (!lost(connection)) {
+                if (!slot.measure().slotLost()) {
                     warned = false;
                     return Outcome.READY;
                 }
@@ -108,17 +98,6 @@ final class LostSlotRecovery {
             select.setString(1, settings.slotName());
             try (ResultSet row = select.executeQuery()) {
                 return row.next() ? row.getTimestamp(1) : null;
-            }
-        }
-    }
-
-    private boolean lost(Connection connection) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement("SELECT " + LOST)) {
-            select.setString(1, settings.slotName());
-            select.setString(2, settings.slotName());
-            try (ResultSet row = select.executeQuery()) {
-                row.next();
-                return row.getBoolean(1);
             }
         }
     }

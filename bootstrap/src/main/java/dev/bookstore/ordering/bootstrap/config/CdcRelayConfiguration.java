@@ -66,7 +66,7 @@ class CdcRelayConfiguration {
         RelayCapturedMessagesService relay = new RelayCapturedMessagesService(publisher,
                 new JdbcCapturedMessageParking(pool), captureSettings(outbox, cdc), clock,
                 metrics.getIfAvailable(() -> RelayMetrics.NONE));
-        return new CdcRelay(settings, relay, relay);
+        return new CdcRelay(settings, relay, relay, new PostgresCaptureLagProbe(pool, cdc.slotName()));
     }
 
     /** The stream's own attempts, backoff and unroutable policy ({@code cdc.*}); confirms as the relay's. */
@@ -106,6 +106,6 @@ class CdcRelayConfiguration {
     RetentionJob capturedOutboxRetentionJob(DataSource pool, OutboxProperties p, CdcProperties cdc) {
         return RetentionJob.perRound("outbox message(s) relayed from the log", p.retention(), cdc.markInterval(),
                 p.retentionChunk(), new CapturedRetentionRounds(new JdbcCapturedMessageRetention(pool,
-                        cdc.slotName()), p.retention()));
+                        cdc.slotName(), new PostgresCaptureLagProbe(pool, cdc.slotName())), p.retention()));
     }
 }

@@ -6,6 +6,7 @@ import dev.bookstore.ordering.adapters.cdc.CdcRelay;
 import dev.bookstore.ordering.adapters.cdc.CdcSettings;
 import dev.bookstore.ordering.adapters.cdc.JdbcCapturedMessageParking;
 import dev.bookstore.ordering.adapters.messaging.outbound.RabbitMessagePublisher;
+import dev.bookstore.ordering.adapters.persistence.outbox.PostgresCaptureLagProbe;
 import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.application.outbox.capture.CaptureSettings;
 import dev.bookstore.ordering.application.outbox.capture.RelayCapturedMessagesService;
@@ -84,7 +85,8 @@ final class CdcBenchmarkRelay implements BenchmarkRelay {
         // the service's defaults: leader poll 1 s, engine restart backoff 1 s to 1 min
         relay = new CdcRelay(new CdcSettings(database.url(), database.username(), database.password(), slot,
                 "relay-benchmark", Duration.ofSeconds(1),
-                Backoff.exponential(Duration.ofSeconds(1), Duration.ofMinutes(1)), null), service, service);
+                Backoff.exponential(Duration.ofSeconds(1), Duration.ofMinutes(1)), null), service, service,
+                new PostgresCaptureLagProbe(jdbc.getDataSource(), slot));
         relay.start();
         await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(10)).until(() -> queue.depth() > 0);
         startNanos = System.nanoTime() - started;

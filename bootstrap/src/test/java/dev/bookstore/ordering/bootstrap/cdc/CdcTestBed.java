@@ -7,6 +7,7 @@ import dev.bookstore.ordering.adapters.cdc.CdcSettings;
 import dev.bookstore.ordering.adapters.cdc.JdbcCapturedMessageParking;
 import dev.bookstore.ordering.adapters.messaging.outbound.RabbitMessagePublisher;
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
+import dev.bookstore.ordering.adapters.persistence.outbox.PostgresCaptureLagProbe;
 import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.application.outbox.capture.CaptureSettings;
 import dev.bookstore.ordering.application.outbox.capture.RelayCapturedMessagesService;
@@ -65,7 +66,8 @@ public record CdcTestBed(TestDatabase database, JdbcTemplate jdbc, TestRabbit.Br
         RelayCapturedMessagesService service = new RelayCapturedMessagesService(
                 new RabbitMessagePublisher(publisherConnection),
                 new JdbcCapturedMessageParking(jdbc.getDataSource()), capture, Clock.systemUTC(), RelayMetrics.NONE);
-        return new CdcRelay(settings, around.apply(service), service);
+        return new CdcRelay(settings, around.apply(service), service,
+                new PostgresCaptureLagProbe(jdbc.getDataSource(), slot));
     }
 
     /** The next message in the test queue, or null. */

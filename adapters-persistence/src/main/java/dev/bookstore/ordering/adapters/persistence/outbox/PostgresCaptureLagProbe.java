@@ -14,9 +14,12 @@ import javax.sql.DataSource;
  * The slot's lag from {@code pg_replication_slots}: bytes between its {@code confirmed_flush_lsn} (the reader's
  * last commit, made after the broker's confirms) and {@code pg_current_wal_lsn()}, and the WAL it retains from its
  * {@code restart_lsn}; with the database's time, the WAL's end and the reader's last offset commit
- * ({@code outbox_cdc_offset}), from which the age of the oldest unconfirmed change follows. The slot is lost as
- * {@link LostSlotRecovery#LOST} says, and while a recovery of it is unfinished ({@code outbox_cdc_recovery}). One
- * statement.
+ * ({@code outbox_cdc_offset}), from which the age of the oldest unconfirmed change follows. One statement.
+ *
+ * <p>The slot is lost when offsets were committed for it and it is missing, invalidated ({@code wal_status =
+ * 'lost'}) or confirmed past every position the offsets hold (made anew after a loss; the connector's
+ * {@code offset.mismatch.strategy=trust_offset} refuses to stream from such a slot), and while a recovery of it is
+ * unfinished ({@code outbox_cdc_recovery}). The CDC relay's recovery and retention act on this same answer.
  */
 public final class PostgresCaptureLagProbe implements CaptureLagProbe {
 
@@ -36,7 +39,13 @@ public final class PostgresCaptureLagProbe implements CaptureLagProbe {
                        COALESCE(pg_wal_lsn_diff(pg_current_wal_lsn(), slot.confirmed_flush_lsn), 0)::bigint,
                        COALESCE(pg_wal_lsn_diff(pg_current_wal_lsn(), slot.restart_lsn), 0)::bigint,
                        (SELECT max(committed_at) FROM outbox_cdc_offset WHERE slot_name = ?),
-                       """ + LostSlotRecovery.LOST + """
+                       (EXISTS (SELECT 1 FROM outbox_cdc_offset WHERE slot_name = ?)
+                        AND (slot.slot_name IS NULL OR slot.wal_status IS NOT DISTINCT FROM 'lost'
+                             OR COALESCE(pg_wal_lsn_diff(slot.confirmed_flush_lsn, '0/0') > (
+                                    SELECT max(greatest((o.v ->> 'lsn')::numeric, (o.v ->> 'lsn_proc')::numeric,
+                                                        (o.v ->> 'lsn_commit')::numeric))
+                                      FROM (SELECT convert_from(offset_value, 'UTF8')::jsonb AS v
+                                              FROM outbox_cdc_offset WHERE slot_name = ?) AS o), false)))
                        OR EXISTS (SELECT 1 FROM outbox_cdc_recovery WHERE slot_name = ? AND finished_at IS NULL)
                   FROM (SELECT 1) AS one
                   LEFT JOIN pg_replication_slots slot ON slot.slot_name = ?""")) {
