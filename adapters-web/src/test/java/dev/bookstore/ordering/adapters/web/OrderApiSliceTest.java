@@ -70,6 +70,12 @@ class OrderApiSliceTest {
     }
 
     @Test
+    void aListLimitOutOfRangeAnswers400NamingLimit() throws Exception {
+        expectInvalid(mvc.perform(get("/orders").param("limit", "0")
+                .header(HttpHeaders.AUTHORIZATION, "Bearer " + tokens.customer(CUSTOMER))), "limit");
+    }
+
+    @Test
     void malformedJsonAnswers400AsProblemDetails() throws Exception {
         expectRefused(place(MediaType.APPLICATION_JSON, "{\"customerId\": "), HttpStatus.BAD_REQUEST);
     }
