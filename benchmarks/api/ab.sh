@@ -18,6 +18,10 @@ VARIANTS=("${NAMES[@]:0:${#JARS[@]}}")
 POINTS=${POINTS:-5} C=${C:-32} DURATION=${DURATION:-15} WARMUP=${WARMUP:-90}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 BENCH=$REPO/benchmarks/api
+log() { echo "ab: $*" >&2; }
+die() { log "$*"; exit 1; }
+source "$REPO/benchmarks/ensure-tool.sh"
+ensure_tool wrk wrk
 WORK=${WORK:-$(mktemp -d)}
 QUEUE=bench.ab EXCHANGE=bookstore.ordering CUSTOMER=0192b7a4-5d1e-7c3a-9f00-3b1c2d4e5f60
 HZ=$(getconf CLK_TCK)
