@@ -3,6 +3,7 @@ package dev.bookstore.ordering.bootstrap.config;
 import dev.bookstore.ordering.adapters.events.AutoCommitCompletionRegistry;
 import dev.bookstore.ordering.adapters.events.FailedPublicationsResubmission;
 import dev.bookstore.ordering.adapters.events.IncompletePublicationsGauge;
+import dev.bookstore.ordering.adapters.events.ListenerConnectionWait;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;
@@ -21,7 +22,8 @@ import org.springframework.scheduling.annotation.EnableScheduling;
  * ({@link AutoCommitCompletionRegistry}, docs/decisions/0013-modulith-registry.md), plus the two scheduled jobs it lacks:
  * the resubmission of failed publications and the gauge of incomplete ones. The listeners run on Boot's
  * {@code applicationTaskExecutor} ({@code spring.task.execution.*}), after the order's commit, so an order's response
- * never waits for them.
+ * never waits for them. A listener run that finds the API's pool exhausted waits for a connection
+ * ({@link ListenerConnectionWait}) rather than failing.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableScheduling
@@ -31,6 +33,11 @@ class ModulithEventsConfiguration {
     static BeanPostProcessor autoCommitCompletionRegistry(ObjectProvider<EventPublicationRepository> publications,
                                                           ObjectProvider<Clock> clock, Environment environment) {
         return AutoCommitCompletionRegistry.inPlaceOfSpringModulithsRegistry(publications, clock, environment);
+    }
+
+    @Bean
+    ListenerConnectionWait listenerConnectionWait(Environment environment) {
+        return ListenerConnectionWait.from(environment);
     }
 
     @Bean
