@@ -168,7 +168,7 @@ class GracefulStopIT {
     private static int probe(HttpClient client, int port) {
         try {
             return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-                    + "/actuator/health/readiness")).timeout(Duration.ofSeconds(2)).build(),
+                    + "/actuator/health/readiness")).timeout(Duration.ofSeconds(5)).build(),
                     HttpResponse.BodyHandlers.discarding()).statusCode();
         } catch (IOException refused) {
             return -1;
