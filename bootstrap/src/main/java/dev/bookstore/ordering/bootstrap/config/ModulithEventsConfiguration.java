@@ -6,8 +6,10 @@ import dev.bookstore.ordering.adapters.events.IncompletePublicationsGauge;
 import dev.bookstore.ordering.adapters.events.ListenerConnectionWait;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -29,10 +31,30 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 @EnableScheduling
 class ModulithEventsConfiguration {
 
+    /** Boot's task executor, which runs the {@code @ApplicationModuleListener} methods. */
+    private static final String LISTENER_EXECUTOR = "applicationTaskExecutor";
+
     @Bean
     static BeanPostProcessor autoCommitCompletionRegistry(ObjectProvider<EventPublicationRepository> publications,
                                                           ObjectProvider<Clock> clock, Environment environment) {
         return AutoCommitCompletionRegistry.inPlaceOfSpringModulithsRegistry(publications, clock, environment);
+    }
+
+    /**
+     * On stop the listener executor finishes its queued runs (spring.task.execution.shutdown.await-termination) when
+     * it is destroyed; the data sources must still be open then. Declared as a dependency, the executor is destroyed
+     * before them; otherwise the pool closed first and every run still queued failed on it.
+     */
+    @Bean
+    static BeanFactoryPostProcessor listenerExecutorStopsBeforeTheDataSources() {
+        return beanFactory -> {
+            if (!beanFactory.containsBeanDefinition(LISTENER_EXECUTOR)) {
+                return;
+            }
+            for (String dataSource : beanFactory.getBeanNamesForType(DataSource.class, false, false)) {
+                beanFactory.registerDependentBean(dataSource, LISTENER_EXECUTOR);
+            }
+        };
     }
 
     @Bean
