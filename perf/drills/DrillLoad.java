@@ -33,15 +33,24 @@ import java.util.concurrent.locks.LockSupport;
  * prints {@code LOAD requests=N ok=N failed=N retried=N retries=N cancel_failed=N}. The bearer token comes from
  * the environment ({@code AUTH_HEADER}, "Bearer ...").
  *
+ * <p>For the rolling drill: {@code --warmup-seconds} at {@code --warmup-rate} first, in the same JVM (its requests to
+ * {@code --warmup-out}), then {@code MEASURED LOAD STARTED} on standard output and the load proper, which with
+ * {@code --stop-file} ends when that file appears (at most {@code --seconds}); {@code --latencies} gets one line per
+ * measured request: {@code scheduledEpochMillis firstStatus finalStatus attempts millisFromScheduleToAnswer orderId|-}
+ * (status -1: an I/O error). The time counts from the request's place in the schedule, not from its send, so a
+ * generator that falls behind shows as latency.
+ *
  * <p>Run: {@code java DrillLoad.java --urls http://127.0.0.1:18181,http://127.0.0.1:18182 --rate 100 --seconds 20
- * --out orders.txt [--cancel] [--customer UUID] [--retry-seconds 60]}
+ * --out orders.txt [--cancel] [--customer UUID] [--retry-seconds 60] [--warmup-seconds 40 --warmup-rate 250
+ * --warmup-out warmup.txt] [--stop-file stop] [--latencies latencies.txt]}
  */
 public class DrillLoad {
 
     static final String ORDER = "{\"customerId\":\"%s\",\"currency\":\"EUR\",\"items\":["
             + "{\"bookId\":\"978-0134494166\",\"quantity\":2,\"unitPrice\":\"39.90\"}]}";
 
-    record Outcome(String key, String orderId, int placeStatus, int cancelStatus, int attempts) {
+    record Outcome(String key, String orderId, int placeStatus, int cancelStatus, int attempts, long scheduledMillis,
+                   int firstStatus, long millis) {
     }
 
     static List<URI> urls = new ArrayList<>();
@@ -57,6 +66,11 @@ public class DrillLoad {
         int count = -1;
         boolean cancel = false;
         Path out = Path.of("orders.txt");
+        double warmupSeconds = 0;
+        double warmupRate = 250;
+        Path warmupOut = null;
+        Path stopFile = null;
+        Path latencies = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--urls" -> {
@@ -71,6 +85,11 @@ public class DrillLoad {
                 case "--customer" -> customer = args[++i];
                 case "--retry-seconds" -> retrySeconds = Double.parseDouble(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
+                case "--warmup-seconds" -> warmupSeconds = Double.parseDouble(args[++i]);
+                case "--warmup-rate" -> warmupRate = Double.parseDouble(args[++i]);
+                case "--warmup-out" -> warmupOut = Path.of(args[++i]);
+                case "--stop-file" -> stopFile = Path.of(args[++i]);
+                case "--latencies" -> latencies = Path.of(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -78,35 +97,72 @@ public class DrillLoad {
         ExecutorService pool = Executors.newFixedThreadPool(cancel ? 1 : 128);
         client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(2)).executor(Executors.newFixedThreadPool(4)).build();
+        if (warmupSeconds > 0) {
+            List<Future<Outcome>> warm = schedule(pool, warmupRate, (int) Math.round(warmupRate * warmupSeconds),
+                    false, null);
+            report(warm, warmupOut == null ? Path.of("warmup.txt") : warmupOut, false, null, "WARMUP");
+        }
+        System.out.println("MEASURED LOAD STARTED");
+        System.out.flush();
         int n = count > 0 ? count : (int) Math.round(rate * seconds);
+        List<Future<Outcome>> futures = schedule(pool, rate, n, cancel, stopFile);
+        report(futures, out, cancel, latencies, "LOAD");
+        pool.shutdown();
+        pool.awaitTermination(10, TimeUnit.SECONDS);
+        System.exit(0);
+    }
+
+    /** Submits {@code n} requests on the schedule of {@code rate}, until {@code stopFile} appears if given. */
+    static List<Future<Outcome>> schedule(ExecutorService pool, double rate, int n, boolean cancel, Path stopFile) {
         List<Future<Outcome>> futures = new ArrayList<>(n);
         long start = System.nanoTime();
+        long startMillis = System.currentTimeMillis();
         for (int i = 0; i < n; i++) {
             final int index = i;
+            final long offsetNanos = (long) (i * 1e9 / rate);
             if (!cancel) {
-                long due = start + (long) (i * 1e9 / rate);
+                long due = start + offsetNanos;
                 long wait;
                 while ((wait = due - System.nanoTime()) > 0) {
                     LockSupport.parkNanos(wait);
                 }
             }
-            final boolean withCancel = cancel;
-            futures.add(pool.submit(() -> order(index, withCancel)));
+            if (stopFile != null && i % 10 == 0 && Files.exists(stopFile)) {
+                break;
+            }
+            final long scheduledNanos = start + offsetNanos;
+            final long scheduledMillis = startMillis + offsetNanos / 1_000_000;
+            futures.add(pool.submit(() -> order(index, cancel, scheduledNanos, scheduledMillis)));
         }
+        return futures;
+    }
+
+    static void report(List<Future<Outcome>> futures, Path out, boolean cancel, Path latencies, String label)
+            throws Exception {
+        long start = System.nanoTime();
         int ok = 0;
         int failed = 0;
         int retried = 0;
         int retries = 0;
         int cancelFailed = 0;
-        try (PrintWriter writer = new PrintWriter(Files.newBufferedWriter(out))) {
+        int firstFailed = 0;
+        try (PrintWriter writer = new PrintWriter(Files.newBufferedWriter(out));
+             PrintWriter times = latencies == null ? null : new PrintWriter(Files.newBufferedWriter(latencies))) {
             for (Future<Outcome> future : futures) {
                 Outcome o = future.get();
                 writer.printf("%s %s %d %s %d%n", o.key(), o.orderId() == null ? "-" : o.orderId(), o.placeStatus(),
                         cancel ? Integer.toString(o.cancelStatus()) : "-", o.attempts());
+                if (times != null) {
+                    times.printf("%d %d %d %d %d %s%n", o.scheduledMillis(), o.firstStatus(), o.placeStatus(),
+                            o.attempts(), o.millis(), o.orderId() == null ? "-" : o.orderId());
+                }
                 if (o.placeStatus() == 201) {
                     ok++;
                 } else {
                     failed++;
+                }
+                if (o.firstStatus() < 200 || o.firstStatus() > 299) {
+                    firstFailed++;
                 }
                 if (cancel && o.cancelStatus() != 200) {
                     cancelFailed++;
@@ -117,32 +173,36 @@ public class DrillLoad {
                 }
             }
         }
-        pool.shutdown();
-        pool.awaitTermination(10, TimeUnit.SECONDS);
-        System.out.printf(Locale.ROOT, "LOAD requests=%d ok=%d failed=%d retried=%d retries=%d cancel_failed=%d "
-                + "seconds=%.1f%n", n, ok, failed, retried, retries, cancelFailed, (System.nanoTime() - start) / 1e9);
-        System.exit(0);
+        System.out.printf(Locale.ROOT, "%s requests=%d ok=%d failed=%d retried=%d retries=%d cancel_failed=%d "
+                + "first_try_not_2xx=%d%n", label, futures.size(), ok, failed, retried, retries, cancelFailed,
+                firstFailed);
     }
 
-    static Outcome order(int index, boolean cancel) {
+    static Outcome order(int index, boolean cancel, long scheduledNanos, long scheduledMillis) {
         String key = UUID.randomUUID().toString();
         String body = ORDER.formatted(customer);
-        int[] attempts = {0};
+        int[] attempts = {0, 0};
         // with --cancel: placed on the first instance, cancelled on the second; else round-robin
         Answer placed = send(cancel ? 0 : index, "/orders", body, key, 201, attempts);
+        long millis = (System.nanoTime() - scheduledNanos) / 1_000_000;
         if (placed.status != 201 || !cancel) {
-            return new Outcome(key, placed.orderId, placed.status, 0, attempts[0]);
+            return new Outcome(key, placed.orderId, placed.status, 0, attempts[0], scheduledMillis, attempts[1],
+                    millis);
         }
-        int[] cancelAttempts = {0};
+        int[] cancelAttempts = {0, 0};
         Answer cancelled = send(1, "/orders/" + placed.orderId + "/cancel", "{\"reason\":\"drill\"}", null,
                 200, cancelAttempts);
-        return new Outcome(key, placed.orderId, placed.status, cancelled.status, attempts[0] + cancelAttempts[0] - 1);
+        return new Outcome(key, placed.orderId, placed.status, cancelled.status, attempts[0] + cancelAttempts[0] - 1,
+                scheduledMillis, attempts[1], millis);
     }
 
     record Answer(int status, String orderId) {
     }
 
-    /** Sends until the expected status or a final 4xx, rotating over the instances; -1 = I/O error at the end. */
+    /**
+     * Sends until the expected status or a final 4xx, rotating over the instances; -1 = I/O error at the end.
+     * {@code attempts[0]} counts the sends, {@code attempts[1]} gets the first send's status.
+     */
     static Answer send(int first, String path, String body, String key, int expected, int[] attempts) {
         long giveUp = System.nanoTime() + (long) (retrySeconds * 1e9);
         long backoffMs = 100;
@@ -174,6 +234,9 @@ public class DrillLoad {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return new Answer(-1, null);
+            }
+            if (attempt == 0) {
+                attempts[1] = status;
             }
             if (status == expected) {
                 return new Answer(status, jsonString(answer, "id"));

@@ -5,11 +5,13 @@
 #   perf/drills/run.sh [poison|kill|broker|db|skew|skew-cdc|all ...]   (default: all = the first five, in order)
 #   DB=mariadb perf/drills/run.sh ...                            (the same drills on MariaDB; skew-cdc is PostgreSQL's)
 #   RELAY=cdc perf/drills/run.sh [poison|kill|broker|db|skew-cdc|slot|all ...]   (the instances in cdc mode; all = these six)
+#   [ROLLING=upgrade] perf/drills/run.sh rolling   (a rolling restart behind HAProxy; not part of all)
 #
 # Knobs (environment): DB (postgres|mariadb), RELAY (polling|cdc), JAR, BROKER_FAULT (proxy|stop-app), RATE,
 # LOAD_SECONDS, KILL_ROWS, POISON_GOOD_ROWS, WARMUP_SECONDS, WARMUP_RATE, SKEW_ORDERS, SKEW, FAKETIME_LIB, LEASE,
 # START_TIMEOUT, PORT_A, PORT_B, JAVA_OPTS, DB_HOST, DB_PORT, DB_USER, RABBIT_HOST, RABBIT_PORT, CDC_DB_PORT,
-# CDC_TAKEOVER_BOUND.
+# CDC_TAKEOVER_BOUND; the rolling drill: ROLLING (same|upgrade), OLD_REF, OLD_JAR, LB_PORT, LB_STATS_PORT,
+# STEADY_SECONDS, SLOWSTART.
 set -euo pipefail
 
 DRILL_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -68,6 +70,11 @@ RABBIT_HOST=${RABBIT_HOST:-127.0.0.1}
 RABBIT_PORT=${RABBIT_PORT:-5672}
 CDC_DB_PORT=${CDC_DB_PORT:-15432}
 CDC_TAKEOVER_BOUND=${CDC_TAKEOVER_BOUND:-16}
+ROLLING=${ROLLING:-same}
+OLD_REF=${OLD_REF:-de87a22}
+LB_PORT=${LB_PORT:-18180}
+LB_STATS_PORT=${LB_STATS_PORT:-18189}
+STEADY_SECONDS=${STEADY_SECONDS:-30}
 
 DB_NAME=ordering_drill
 EXCHANGE=bookstore.ordering.drill
@@ -98,6 +105,7 @@ declare -A INSTANCE_PID=()
 CONSUMER_PID=""
 PROXY_PID=""
 LOAD_PID=""
+LB_PID=""
 BROKER_APP_STOPPED=0
 DB_CREATED=0
 SCRATCH_PG=""
@@ -142,6 +150,8 @@ drill_cleanup() {
     CONSUMER_PID=""
     stop_pid "$PROXY_PID"
     PROXY_PID=""
+    stop_pid "$LB_PID"
+    LB_PID=""
     if [[ $QUEUE_DECLARED == 1 && -n $CP ]]; then
         rabbit delete >/dev/null 2>&1 || log "could not delete queue $QUEUE / exchange $EXCHANGE"
         QUEUE_DECLARED=0
@@ -550,8 +560,9 @@ start_instance() {
         "--ordering.outbox.confirm-timeout=2s"
         "$@")
     local logfile="$WORK/$DRILL-$name.log"
-    log "starting instance $name on port $port: ${prefix[*]} java ${JAVA_OPTS_ARRAY[*]} -jar $(basename "$JAR") ${args[*]:7}"
-    "${prefix[@]}" java "${JAVA_OPTS_ARRAY[@]}" -jar "$JAR" "${args[@]}" >"$logfile" 2>&1 &
+    local jar=${INSTANCE_JAR:-$JAR}
+    log "starting instance $name on port $port: ${prefix[*]} java ${JAVA_OPTS_ARRAY[*]} -jar $(basename "$jar") ${args[*]:7}"
+    "${prefix[@]}" java "${JAVA_OPTS_ARRAY[@]}" -jar "$jar" "${args[@]}" >"$logfile" 2>&1 &
     INSTANCE_PID[$name]=$!
 }
 
@@ -570,7 +581,7 @@ await_instances() { # waits until every started instance answers on its liveness
     done
     log "instances $* up in $((SECONDS - started)) s"
 }
-declare -A INSTANCE_PORT=([a]=$PORT_A [b]=$PORT_B [c]=$PORT_A)
+declare -A INSTANCE_PORT=([a]=$PORT_A [b]=$PORT_B [c]=$PORT_A [a2]=$PORT_A [b2]=$PORT_B)
 
 pending_rows() { db_drill "SELECT count(*) FROM outbox_message WHERE status = 'PENDING'"; }
 
@@ -1053,6 +1064,183 @@ drill_skew-cdc() {
     skew_drain --ordering.outbox.relay=cdc --
 }
 
+# The rolling drill: two instances behind HAProxy (deploy/haproxy/haproxy.cfg, started with ports of its own, never
+# as the system's service), an open loop of RATE orders/s through the balancer from a generator that warmed up
+# through it first, and meanwhile each instance in turn stopped (SIGTERM), replaced on its port, and waited for
+# until the balancer has it UP at full weight. ROLLING=same replaces each with the same jar; ROLLING=upgrade starts
+# both on the jar of OLD_REF (built from a git worktree into perf/drills/target) and replaces them with JAR.
+ensure_haproxy() {
+    command -v haproxy >/dev/null && return 0
+    log "installing haproxy (apt-get)"
+    local sudo=""
+    [[ $(id -u) == 0 ]] || sudo=sudo
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null
+    command -v haproxy >/dev/null || die "haproxy could not be installed"
+}
+
+# OLD_JAR: the jar of OLD_REF unless given, built once from a git worktree of that commit, kept in perf/drills/target
+build_old_jar() {
+    [[ -z ${OLD_JAR:-} ]] || return 0
+    local ref jar src
+    ref=$(git rev-parse --short "$OLD_REF")
+    jar="$WORK/ordering-service-$ref.jar"
+    if [[ ! -f $jar ]]; then
+        src="$WORK/old-src-$ref"
+        rm -rf "$src"
+        git worktree prune
+        log "building the jar of $ref in a git worktree ($src: ./mvnw -B -q -o -DskipTests package)"
+        git worktree add -q --detach "$src" "$ref"
+        (cd "$src" && ./mvnw -B -q -o -DskipTests package >"$WORK/old-build-$ref.log" 2>&1) ||
+            die "the build of $ref failed: $(tail -n 5 "$WORK/old-build-$ref.log")"
+        cp "$src/bootstrap/target/ordering-service.jar" "$jar"
+        git worktree remove --force "$src"
+    fi
+    OLD_JAR=$jar
+}
+
+# "status weight" of server a or b, as the balancer sees it (its CSV status page)
+lb_server() { curl -s --max-time 2 "http://127.0.0.1:$LB_STATS_PORT/stats;csv" | awk -F, -v s="$1" '$1 == "ordering" && $2 == s { print $18, $19 }'; }
+
+# waits until the balancer has server $1 UP at full weight; prints the seconds it waited for UP and for full weight
+await_full_weight() {
+    local started=$SECONDS up="" state
+    while true; do
+        state=$(lb_server "$1")
+        if [[ -z $up && $state == UP* ]]; then
+            up=$((SECONDS - started))
+            event "$1 up (readiness UP, slow start begins)"
+        fi
+        [[ $state == "UP 100" ]] && break
+        kill -0 "${INSTANCE_PID[$2]}" 2>/dev/null || die "instance $2 exited: $(tail -n 20 "$WORK/$DRILL-$2.log")"
+        ((SECONDS - started < START_TIMEOUT)) || die "the balancer did not have $1 at full weight within $START_TIMEOUT s ($state)"
+        sleep 0.2
+    done
+    event "$1 full weight"
+}
+
+event() { # label: one line in the drill's event file
+    echo "$(now_ms) $*" >>"$EVENTS"
+    log "event: $*"
+}
+
+start_balancer() {
+    ensure_haproxy
+    port_in_use "$LB_PORT" && die "port $LB_PORT is taken (LB_PORT)"
+    local config="$WORK/$DRILL-haproxy.cfg"
+    # the shipped configuration; the slow start period from SLOWSTART if given, every server weighted 100 so that
+    # its ramp shows in the status page
+    sed -e "s/slowstart [0-9]*s/slowstart ${SLOWSTART:-30s}/" -e 's/^\(    default-server .*\)$/\1 weight 100/' \
+        "$REPO_ROOT/deploy/haproxy/haproxy.cfg" >"$config"
+    ORDERING_LB_BIND=127.0.0.1:$LB_PORT ORDERING_LB_STATS=127.0.0.1:$LB_STATS_PORT \
+        ORDERING_INSTANCE_A=127.0.0.1:$PORT_A ORDERING_INSTANCE_B=127.0.0.1:$PORT_B \
+        haproxy -W -db -f "$config" >"$WORK/$DRILL-haproxy.log" 2>&1 &
+    LB_PID=$!
+    for _ in $(seq 1 50); do
+        [[ -n $(lb_server a) ]] && return 0
+        kill -0 "$LB_PID" 2>/dev/null || die "haproxy exited: $(tail -n 5 "$WORK/$DRILL-haproxy.log")"
+        sleep 0.2
+    done
+    die "haproxy did not answer on its status page (port $LB_STATS_PORT)"
+}
+
+# one instance replaced: SIGTERM, its exit awaited, the replacement started on the same port and awaited at full weight
+replace_instance() { # name
+    local name=$1 pid=${INSTANCE_PID[$1]}
+    event "stop $name"
+    kill -TERM "$pid"
+    local started=$SECONDS
+    while kill -0 "$pid" 2>/dev/null; do
+        ((SECONDS - started < 120)) || die "instance $name did not exit within 120 s of SIGTERM"
+        sleep 0.1
+    done
+    wait "$pid" 2>/dev/null || true
+    unset "INSTANCE_PID[$name]"
+    event "$name exited after $((SECONDS - started)) s"
+    INSTANCE_JAR=$NEW_JAR start_instance "${name}2" "${INSTANCE_PORT[$name]}"
+    await_full_weight "$name" "${name}2"
+}
+
+drill_rolling() {
+    [[ $DB == postgres && $RELAY == polling ]] || die "rolling runs on PostgreSQL with the polling relay"
+    local old_jar=$JAR
+    NEW_JAR=$JAR
+    case $ROLLING in
+    same) ;;
+    upgrade)
+        build_old_jar
+        old_jar=$OLD_JAR
+        ;;
+    *) die "ROLLING is same or upgrade, not $ROLLING" ;;
+    esac
+    log "== rolling ($ROLLING): two instances behind HAProxy, $RATE orders/s through it while each is stopped and replaced"
+    if [[ $ROLLING == upgrade ]]; then
+        local migrations
+        migrations=$(git diff --name-only "$OLD_REF" HEAD -- '*/db/migration/*' | wc -l)
+        if ((migrations == 0)); then
+            log "no migration lies between $OLD_REF and HEAD: the upgrade's expand step is empty"
+        else
+            log "$migrations migration file(s) between $OLD_REF and HEAD: the first new instance applies them (expand)"
+        fi
+        log "from $(basename "$old_jar") to $(basename "$NEW_JAR")"
+    fi
+    EVENTS="$WORK/$DRILL-events.txt"
+    : >"$EVENTS"
+    begin_drill
+    INSTANCE_JAR=$old_jar start_instance a "$PORT_A"
+    INSTANCE_JAR=$old_jar start_instance b "$PORT_B"
+    await_instances a b
+    start_balancer
+    await_full_weight a a
+    await_full_weight b b
+    : >"$EVENTS" # the starts above are not part of the measured load
+    local requests="$WORK/$DRILL-requests.txt" latencies="$WORK/$DRILL-latencies.txt" stop_file="$WORK/$DRILL-stop"
+    rm -f "$stop_file"
+    : >"$WORK/$DRILL-warmup-requests.txt"
+    log "warm-up through the balancer: $WARMUP_RATE orders/s for $WARMUP_SECONDS s; then $RATE orders/s until the roll is done"
+    java "$DRILL_DIR/DrillLoad.java" --urls "http://127.0.0.1:$LB_PORT" --rate "$RATE" --seconds 1200 \
+        --warmup-seconds "$WARMUP_SECONDS" --warmup-rate "$WARMUP_RATE" --warmup-out "$WORK/$DRILL-warmup-requests.txt" \
+        --stop-file "$stop_file" --out "$requests" --latencies "$latencies" >"$WORK/$DRILL-load.log" 2>&1 &
+    LOAD_PID=$!
+    local started=$SECONDS
+    until grep -q 'MEASURED LOAD STARTED' "$WORK/$DRILL-load.log"; do
+        kill -0 "$LOAD_PID" 2>/dev/null || die "the load generator exited: $(tail -n 5 "$WORK/$DRILL-load.log")"
+        ((SECONDS - started < WARMUP_SECONDS + 900)) || die "the warm-up did not end"
+        sleep 0.2
+    done
+    grep '^WARMUP' "$WORK/$DRILL-load.log" | sed 's/^/warm-up: /' || true
+    event "measured load starts"
+    pause "$STEADY_SECONDS"
+    local roll_start=$SECONDS
+    replace_instance a
+    replace_instance b
+    event "rolled"
+    local roll=$((SECONDS - roll_start))
+    log "both instances replaced in $roll s"
+    pause "$STEADY_SECONDS"
+    touch "$stop_file"
+    wait "$LOAD_PID" || die "the load generator failed: $(tail -n 5 "$WORK/$DRILL-load.log")"
+    LOAD_PID=""
+    grep '^LOAD' "$WORK/$DRILL-load.log" || true
+    await_drain
+    local name listener_failures=0 n
+    for name in a b a2 b2; do
+        [[ -f $WORK/$DRILL-$name.log ]] || continue
+        n=$(grep -c -e 'Could not open JDBC Connection' -e 'Invocation of listener .* failed' "$WORK/$DRILL-$name.log" || true)
+        listener_failures=$((listener_failures + n))
+    done
+    log "failed listener runs in the instances' logs: $listener_failures"
+    log "the balancer's log (errors, retries, state changes): $(grep -c -v -e 'is UP' -e 'is DOWN' -e NOTICE -e 'no server available' "$WORK/$DRILL-haproxy.log" || true) other lines"
+    java "$DRILL_DIR/DrillWindows.java" --latencies "$latencies" --audit "$AUDIT" --events "$EVENTS" | tee "$WORK/$DRILL-windows.md"
+    DRILL_NOTE="$ROLLING, ${RATE}/s, roll ${roll}s, listener failures $listener_failures, $(grep '^SUMMARY' "$WORK/$DRILL-windows.md" | cut -d' ' -f2-)"
+    cat "$WORK/$DRILL-warmup-requests.txt" "$requests" >"$WORK/$DRILL-all-requests.txt"
+    local status=0
+    audit --requests "$WORK/$DRILL-all-requests.txt" --fault-end "$(now_ms)" || status=$?
+    ((listener_failures == 0)) || status=1
+    grep -q ' non_2xx=0 lost=0 ' "$WORK/$DRILL-windows.md" || status=1
+    return "$status"
+}
+
 # ---------------------------------------------------------------------------------------------------------------
 # Main
 # ---------------------------------------------------------------------------------------------------------------
@@ -1067,7 +1255,7 @@ log "fault drills on $DB_LABEL $(server_version) at $DB_HOST:$DB_PORT$([[ $RELAY
     echo " (cdc: a scratch cluster on port $CDC_DB_PORT)"), relay $RELAY: ${DRILLS[*]}; console log: ${RUN_LOG#"$REPO_ROOT"/}"
 FAILED=()
 for DRILL in "${DRILLS[@]}"; do
-    declare -F "drill_$DRILL" >/dev/null || die "unknown drill $DRILL (poison, kill, broker, db, skew, skew-cdc, slot, all)"
+    declare -F "drill_$DRILL" >/dev/null || die "unknown drill $DRILL (poison, kill, broker, db, skew, skew-cdc, slot, rolling, all)"
     DRILL_NOTE=""
     status=0
     # each drill in a subshell of its own, which cleans up after itself on every exit path (and is stopped, with

@@ -54,6 +54,10 @@ final class ServiceInstance implements AutoCloseable {
         return start(bed.database(), bed.broker().host(), rabbitPort, bed.exchange(), properties);
     }
 
+    int port() {
+        return ((WebServerApplicationContext) context).getWebServer().getPort();
+    }
+
     <T> T bean(Class<T> type) {
         return context.getBean(type);
     }

@@ -18,12 +18,17 @@ import org.springframework.transaction.annotation.Transactional;
  * Spring Modulith runs each in a {@code REQUIRES_NEW} transaction of its own: a pooled connection and a commit that
  * waits for the WAL, twice per event, which doubled the listener threads' CPU per order
  * (docs/decisions/0013-modulith-registry.md). The listener's effect still commits before its publication is completed;
- * "failed" and everything else are Spring Modulith's.
+ * "failed" and everything else are Spring Modulith's. Completing waits for a connection as the listener's run does
+ * ({@link ListenerConnectionWait}): a run that succeeded is not left incomplete for want of one.
  */
 public class AutoCommitCompletionRegistry extends DefaultEventPublicationRegistry {
 
-    public AutoCommitCompletionRegistry(EventPublicationRepository publications, Clock clock) {
+    private final ListenerConnectionWait connections;
+
+    public AutoCommitCompletionRegistry(EventPublicationRepository publications, Clock clock,
+                                        ListenerConnectionWait connections) {
         super(publications, clock);
+        this.connections = connections;
     }
 
     /**
@@ -42,7 +47,7 @@ public class AutoCommitCompletionRegistry extends DefaultEventPublicationRegistr
                     return bean;
                 }
                 return new AutoCommitCompletionRegistry(publications.getObject(),
-                        clock.getIfAvailable(Clock::systemUTC));
+                        clock.getIfAvailable(Clock::systemUTC), ListenerConnectionWait.from(environment));
             }
         };
     }
@@ -56,6 +61,6 @@ public class AutoCommitCompletionRegistry extends DefaultEventPublicationRegistr
     @Override
     @Transactional(propagation = Propagation.SUPPORTS)
     public void markCompleted(Object event, PublicationTargetIdentifier identifier) {
-        super.markCompleted(event, identifier);
+        connections.run(() -> super.markCompleted(event, identifier));
     }
 }

@@ -3,10 +3,13 @@ package dev.bookstore.ordering.bootstrap.config;
 import dev.bookstore.ordering.adapters.events.AutoCommitCompletionRegistry;
 import dev.bookstore.ordering.adapters.events.FailedPublicationsResubmission;
 import dev.bookstore.ordering.adapters.events.IncompletePublicationsGauge;
+import dev.bookstore.ordering.adapters.events.ListenerConnectionWait;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -21,16 +24,42 @@ import org.springframework.scheduling.annotation.EnableScheduling;
  * ({@link AutoCommitCompletionRegistry}, docs/decisions/0013-modulith-registry.md), plus the two scheduled jobs it lacks:
  * the resubmission of failed publications and the gauge of incomplete ones. The listeners run on Boot's
  * {@code applicationTaskExecutor} ({@code spring.task.execution.*}), after the order's commit, so an order's response
- * never waits for them.
+ * never waits for them. A listener run that finds the API's pool exhausted waits for a connection
+ * ({@link ListenerConnectionWait}) rather than failing.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableScheduling
 class ModulithEventsConfiguration {
 
+    /** Boot's task executor, which runs the {@code @ApplicationModuleListener} methods. */
+    private static final String LISTENER_EXECUTOR = "applicationTaskExecutor";
+
     @Bean
     static BeanPostProcessor autoCommitCompletionRegistry(ObjectProvider<EventPublicationRepository> publications,
                                                           ObjectProvider<Clock> clock, Environment environment) {
         return AutoCommitCompletionRegistry.inPlaceOfSpringModulithsRegistry(publications, clock, environment);
+    }
+
+    /**
+     * On stop the listener executor finishes its queued runs (spring.task.execution.shutdown.await-termination) when
+     * it is destroyed; the data sources must still be open then. Declared as a dependency, the executor is destroyed
+     * before them; otherwise the pool closed first and every run still queued failed on it.
+     */
+    @Bean
+    static BeanFactoryPostProcessor listenerExecutorStopsBeforeTheDataSources() {
+        return beanFactory -> {
+            if (!beanFactory.containsBeanDefinition(LISTENER_EXECUTOR)) {
+                return;
+            }
+            for (String dataSource : beanFactory.getBeanNamesForType(DataSource.class, false, false)) {
+                beanFactory.registerDependentBean(dataSource, LISTENER_EXECUTOR);
+            }
+        };
+    }
+
+    @Bean
+    ListenerConnectionWait listenerConnectionWait(Environment environment) {
+        return ListenerConnectionWait.from(environment);
     }
 
     @Bean
