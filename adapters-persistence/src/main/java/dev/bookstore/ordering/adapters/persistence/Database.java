@@ -3,6 +3,7 @@ package dev.bookstore.ordering.adapters.persistence;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
@@ -41,6 +42,39 @@ public enum Database {
 
     public static Database of(DataSource dataSource) {
         return new JdbcTemplate(dataSource).execute((ConnectionCallback<Database>) Database::of);
+    }
+
+    /**
+     * The database's clock in SQL: every time comparison uses it, never a JVM's. MariaDB's is UTC, as its
+     * {@code datetime(6)} columns hold.
+     */
+    public String now() {
+        return switch (this) {
+            case POSTGRESQL -> "now()";
+            case SQL_SERVER -> "SYSDATETIMEOFFSET()";
+            case MARIADB -> "UTC_TIMESTAMP(6)";
+        };
+    }
+
+    /** {@link #now()} plus one parameter, a delay in milliseconds bound as {@link #milliseconds} binds it. */
+    public String nowPlusMilliseconds() {
+        return switch (this) {
+            case POSTGRESQL -> "now() + ? * interval '1 millisecond'";
+            case SQL_SERVER -> "DATEADD(millisecond, ?, SYSDATETIMEOFFSET())";
+            case MARIADB -> "UTC_TIMESTAMP(6) + INTERVAL ? * 1000 MICROSECOND";
+        };
+    }
+
+    /**
+     * A delay in milliseconds as the engine's date arithmetic takes it. SQL Server's DATEADD takes an int, about
+     * 24.8 days in milliseconds: a longer delay (a backoff-max beyond that) is cut to it rather than failing the
+     * statement.
+     */
+    public Object milliseconds(Duration delay) {
+        return switch (this) {
+            case POSTGRESQL, MARIADB -> delay.toMillis();
+            case SQL_SERVER -> (int) Math.min(delay.toMillis(), Integer.MAX_VALUE);
+        };
     }
 
     /**

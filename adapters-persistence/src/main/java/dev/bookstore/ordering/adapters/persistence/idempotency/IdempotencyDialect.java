@@ -59,7 +59,4 @@ sealed interface IdempotencyDialect permits PostgresIdempotencyDialect, SqlServe
     }
 
     Object[] deleteExpiredParameters(Duration retention, int limit);
-
-    /** One id as a statement parameter. */
-    Object id(UUID id);
 }

@@ -1,9 +1,6 @@
 package dev.bookstore.ordering.adapters.persistence.summary;
 
 import dev.bookstore.ordering.adapters.persistence.Database;
-import java.time.Instant;
-import java.util.Optional;
-import java.util.UUID;
 
 /**
  * MariaDB: the id's insert is an {@code INSERT IGNORE} (update count 0 when the id is there; a second transaction
@@ -13,13 +10,13 @@ import java.util.UUID;
 final class MariaDbSummaryDialect implements SummaryDialect {
 
     @Override
-    public String recordEvent() {
-        return "INSERT IGNORE INTO customer_order_summary_event (event_id) VALUES (?)";
+    public Database database() {
+        return Database.MARIADB;
     }
 
     @Override
-    public Object[] recordEventParameters(UUID eventId) {
-        return new Object[] {eventId.toString()};
+    public String recordEvent() {
+        return "INSERT IGNORE INTO customer_order_summary_event (event_id) VALUES (?)";
     }
 
     @Override
@@ -30,23 +27,8 @@ final class MariaDbSummaryDialect implements SummaryDialect {
     }
 
     @Override
-    public Object[] addPlacedParameters(UUID customer, Instant placedAt) {
-        return new Object[] {id(customer), Database.MARIADB.timestamp(placedAt)};
-    }
-
-    @Override
     public String addCancelled() {
         return "INSERT INTO customer_order_summary (customer_id, orders_placed, orders_cancelled, last_order_at) "
                 + "VALUES (?, 0, 1, NULL) ON DUPLICATE KEY UPDATE orders_cancelled = orders_cancelled + 1";
-    }
-
-    @Override
-    public Optional<String> addPlacedOnce() {
-        return Optional.empty();
-    }
-
-    @Override
-    public Object id(UUID id) {
-        return id.toString();
     }
 }

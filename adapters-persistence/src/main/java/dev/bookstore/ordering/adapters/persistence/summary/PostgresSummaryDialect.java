@@ -1,7 +1,7 @@
 package dev.bookstore.ordering.adapters.persistence.summary;
 
+import dev.bookstore.ordering.adapters.persistence.Database;
 import java.util.Optional;
-import java.util.UUID;
 
 /**
  * PostgreSQL: {@code ON CONFLICT}. A transaction inserting an event id that another, unfinished transaction
@@ -14,13 +14,13 @@ final class PostgresSummaryDialect implements SummaryDialect {
             + "last_order_at = GREATEST(customer_order_summary.last_order_at, EXCLUDED.last_order_at)";
 
     @Override
-    public String recordEvent() {
-        return "INSERT INTO customer_order_summary_event (event_id) VALUES (?) ON CONFLICT (event_id) DO NOTHING";
+    public Database database() {
+        return Database.POSTGRESQL;
     }
 
     @Override
-    public Object[] recordEventParameters(UUID eventId) {
-        return new Object[] {eventId};
+    public String recordEvent() {
+        return "INSERT INTO customer_order_summary_event (event_id) VALUES (?) ON CONFLICT (event_id) DO NOTHING";
     }
 
     @Override
@@ -44,10 +44,5 @@ final class PostgresSummaryDialect implements SummaryDialect {
                 + "INSERT INTO customer_order_summary "
                 + "(customer_id, orders_placed, orders_cancelled, last_order_at) "
                 + "SELECT ?, 1, 0, ? FROM recorded " + UPSERT_PLACED);
-    }
-
-    @Override
-    public Object id(UUID id) {
-        return id;
     }
 }

@@ -1,6 +1,6 @@
 package dev.bookstore.ordering.adapters.persistence.summary;
 
-import java.util.Optional;
+import dev.bookstore.ordering.adapters.persistence.Database;
 import java.util.UUID;
 
 /**
@@ -9,6 +9,11 @@ import java.util.UUID;
  * {@code HOLDLOCK}, without which two could insert the same customer.
  */
 final class SqlServerSummaryDialect implements SummaryDialect {
+
+    @Override
+    public Database database() {
+        return Database.SQL_SERVER;
+    }
 
     @Override
     public String recordEvent() {
@@ -42,15 +47,5 @@ final class SqlServerSummaryDialect implements SummaryDialect {
                 + "WHEN MATCHED THEN UPDATE SET orders_cancelled = summary.orders_cancelled + 1 "
                 + "WHEN NOT MATCHED THEN INSERT (customer_id, orders_placed, orders_cancelled, last_order_at) "
                 + "VALUES (cancelled.customer_id, 0, 1, NULL);";
-    }
-
-    @Override
-    public Optional<String> addPlacedOnce() {
-        return Optional.empty();
-    }
-
-    @Override
-    public Object id(UUID id) {
-        return id.toString();
     }
 }

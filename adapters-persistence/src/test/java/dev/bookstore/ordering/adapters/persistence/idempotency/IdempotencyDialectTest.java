@@ -131,13 +131,6 @@ class IdempotencyDialectTest {
                 .isInstanceOf(ArithmeticException.class);
     }
 
-    @Test
-    void eachDialectBindsAnIdAsItsDriverExpects() {
-        assertThat(POSTGRES.id(CUSTOMER)).isEqualTo(CUSTOMER);
-        assertThat(SQL_SERVER.id(CUSTOMER)).isEqualTo(CUSTOMER.toString());
-        assertThat(MARIADB.id(CUSTOMER)).isEqualTo(CUSTOMER.toString());
-    }
-
     // --- never waiting -------------------------------------------------------------------------------------------
 
     @Test
@@ -347,12 +340,6 @@ class IdempotencyDialectTest {
         assertThat(IdempotencyDialect.of(Database.POSTGRESQL)).isInstanceOf(PostgresIdempotencyDialect.class);
         assertThat(IdempotencyDialect.of(Database.SQL_SERVER)).isInstanceOf(SqlServerIdempotencyDialect.class);
         assertThat(IdempotencyDialect.of(Database.MARIADB)).isInstanceOf(MariaDbIdempotencyDialect.class);
-    }
-
-    @ParameterizedTest
-    @EnumSource(Database.class)
-    void everyEngineHasADialectThatBindsIdsAsTheEngineDoes(Database database) {
-        assertThat(IdempotencyDialect.of(database).id(CUSTOMER)).isEqualTo(database.id(CUSTOMER));
     }
 
     // --- helpers -------------------------------------------------------------------------------------------------
