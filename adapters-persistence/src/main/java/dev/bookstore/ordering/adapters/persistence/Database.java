@@ -9,14 +9,15 @@ import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.UUID;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The engines the persistence adapter speaks, told from the JDBC metadata of a live connection, never from a
- * hand-set flag. Each store picks its dialect with an exhaustive {@code switch} over these constants, so an engine
- * added here does not compile until every store has a dialect for it; an engine not listed fails at start.
+ * hand-set flag. Each store picks its dialect with {@link #pick}, which takes one per engine, so an engine added here
+ * does not compile until every store has a dialect for it; an engine not listed fails at start.
  */
 public enum Database {
 
@@ -42,6 +43,15 @@ public enum Database {
 
     public static Database of(DataSource dataSource) {
         return new JdbcTemplate(dataSource).execute((ConnectionCallback<Database>) Database::of);
+    }
+
+    /** The one of {@code postgres}, {@code sqlServer} and {@code mariaDb} made for this engine. */
+    public <T> T pick(Supplier<? extends T> postgres, Supplier<? extends T> sqlServer, Supplier<? extends T> mariaDb) {
+        return switch (this) {
+            case POSTGRESQL -> postgres.get();
+            case SQL_SERVER -> sqlServer.get();
+            case MARIADB -> mariaDb.get();
+        };
     }
 
     /**

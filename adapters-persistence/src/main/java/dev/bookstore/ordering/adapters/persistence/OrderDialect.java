@@ -6,11 +6,7 @@ import java.util.Optional;
 sealed interface OrderDialect permits PostgresOrderDialect, SqlServerOrderDialect, MariaDbOrderDialect {
 
     static OrderDialect of(Database database) {
-        return switch (database) {
-            case POSTGRESQL -> new PostgresOrderDialect();
-            case SQL_SERVER -> new SqlServerOrderDialect();
-            case MARIADB -> new MariaDbOrderDialect();
-        };
+        return database.pick(PostgresOrderDialect::new, SqlServerOrderDialect::new, MariaDbOrderDialect::new);
     }
 
     /**

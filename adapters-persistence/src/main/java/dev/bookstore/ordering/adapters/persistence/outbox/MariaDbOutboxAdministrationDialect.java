@@ -12,16 +12,16 @@ import java.util.List;
 final class MariaDbOutboxAdministrationDialect implements OutboxAdministrationDialect {
 
     @Override
-    public Database database() {
-        return Database.MARIADB;
-    }
-
-    @Override
     public Statement resendPublished(ReplaySelection selection, int limit) {
         List<Object> parameters = new ArrayList<>();
         String where = selectionConditions(selection, parameters);
         parameters.add(limit);
         return new Statement("UPDATE outbox_message SET %s WHERE %s ORDER BY position LIMIT ?"
                 .formatted(resendAssignments(), where), parameters.toArray());
+    }
+
+    @Override
+    public Database database() {
+        return Database.MARIADB;
     }
 }

@@ -18,9 +18,10 @@ final class MariaDbOutboxDialect implements OutboxDialect {
     private static final String ROWS_OF_IDS = """
             outbox_message m JOIN JSON_TABLE(?, '$[*]' COLUMNS (id char(36) PATH '$')) ids ON m.id = ids.id""";
 
+    /** The batch size: the lease's owner and length go to {@link #leaseClaimed()}. */
     @Override
-    public Database database() {
-        return Database.MARIADB;
+    public Object[] claimParameters(String owner, int batchSize, Duration lease) {
+        return new Object[] {batchSize};
     }
 
     /** Locks the due rows; {@link #leaseClaimed()} leases them. The {@code NOT EXISTS} reads without locking. */
@@ -35,11 +36,6 @@ final class MariaDbOutboxDialect implements OutboxDialect {
                  LIMIT ?
                    FOR UPDATE SKIP LOCKED"""
                 .formatted(claimable(), ordered ? "\n  AND " + HEAD_OF_AGGREGATE : "");
-    }
-
-    @Override
-    public Object[] claimParameters(String owner, int batchSize, Duration lease) {
-        return new Object[] {batchSize};
     }
 
     @Override
@@ -77,5 +73,10 @@ final class MariaDbOutboxDialect implements OutboxDialect {
                                           MIN(CASE WHEN status = 'PENDING' AND claimed_until >= UTC_TIMESTAMP(6)
                                                    THEN claimed_until END)) / 1000)
                   FROM outbox_message WHERE status IN ('PENDING', 'PARKED')""";
+    }
+
+    @Override
+    public Database database() {
+        return Database.MARIADB;
     }
 }

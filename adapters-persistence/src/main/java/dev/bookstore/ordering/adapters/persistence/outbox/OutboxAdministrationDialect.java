@@ -22,11 +22,7 @@ sealed interface OutboxAdministrationDialect
             "published_at", "parked_at");
 
     static OutboxAdministrationDialect of(Database database) {
-        return switch (database) {
-            case POSTGRESQL -> new PostgresOutboxAdministrationDialect();
-            case SQL_SERVER -> new SqlServerOutboxAdministrationDialect();
-            case MARIADB -> new MariaDbOutboxAdministrationDialect();
-        };
+        return database.pick(PostgresOutboxAdministrationDialect::new, SqlServerOutboxAdministrationDialect::new, MariaDbOutboxAdministrationDialect::new);
     }
 
     /** A statement and its parameters, in order. */

@@ -22,11 +22,7 @@ sealed interface OutboxDialect permits PostgresOutboxDialect, SqlServerOutboxDia
      * never from a hand-set flag.
      */
     static OutboxDialect of(Database database) {
-        return switch (database) {
-            case POSTGRESQL -> new PostgresOutboxDialect();
-            case SQL_SERVER -> new SqlServerOutboxDialect();
-            case MARIADB -> new MariaDbOutboxDialect();
-        };
+        return database.pick(PostgresOutboxDialect::new, SqlServerOutboxDialect::new, MariaDbOutboxDialect::new);
     }
 
     /** The engine, whose clock the shared statements use. */

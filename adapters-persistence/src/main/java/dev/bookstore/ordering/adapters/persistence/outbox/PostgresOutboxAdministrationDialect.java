@@ -16,11 +16,6 @@ final class PostgresOutboxAdministrationDialect implements OutboxAdministrationD
 
     private static final String NOT_PARKED = "status <> 'PARKED'";
 
-    @Override
-    public Database database() {
-        return Database.POSTGRESQL;
-    }
-
     /** The JSON columns read as text. */
     @Override
     public String columns() {
@@ -79,5 +74,10 @@ final class PostgresOutboxAdministrationDialect implements OutboxAdministrationD
                                             headers, occurred_at)
                 SELECT id, aggregate_type, aggregate_id, type, exchange, routing_key, payload, headers, occurred_at
                   FROM gone ORDER BY position""".formatted(which);
+    }
+
+    @Override
+    public Database database() {
+        return Database.POSTGRESQL;
     }
 }

@@ -15,11 +15,6 @@ import java.util.UUID;
 final class PostgresOutboxDialect implements OutboxDialect {
 
     @Override
-    public Database database() {
-        return Database.POSTGRESQL;
-    }
-
-    @Override
     public String jsonParameter() {
         return "CAST(? AS jsonb)";
     }
@@ -92,5 +87,10 @@ final class PostgresOutboxDialect implements OutboxDialect {
     @Override
     public Object idList(Connection connection, Collection<UUID> ids) throws SQLException {
         return connection.createArrayOf("uuid", ids.toArray());
+    }
+
+    @Override
+    public Database database() {
+        return Database.POSTGRESQL;
     }
 }

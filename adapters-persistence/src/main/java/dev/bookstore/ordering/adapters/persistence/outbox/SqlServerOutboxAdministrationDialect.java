@@ -12,11 +12,6 @@ import java.util.List;
 final class SqlServerOutboxAdministrationDialect implements OutboxAdministrationDialect {
 
     @Override
-    public Database database() {
-        return Database.SQL_SERVER;
-    }
-
-    @Override
     public Statement parked(long afterPosition, int limit) {
         return new Statement("SELECT TOP (?) %s FROM outbox_message WHERE status = 'PARKED' AND position > ? "
                 .formatted(columns()) + "ORDER BY position", limit, afterPosition);
@@ -39,5 +34,10 @@ final class SqlServerOutboxAdministrationDialect implements OutboxAdministration
                     SELECT TOP (?) * FROM outbox_message WHERE %s ORDER BY position)
                 UPDATE chosen SET %s;"""
                 .formatted(where, resendAssignments()), parameters.toArray());
+    }
+
+    @Override
+    public Database database() {
+        return Database.SQL_SERVER;
     }
 }

@@ -14,11 +14,6 @@ final class SqlServerOutboxDialect implements OutboxDialect {
     private static final String IDS = "(SELECT CAST([value] AS uniqueidentifier) FROM OPENJSON(?))";
 
     @Override
-    public Database database() {
-        return Database.SQL_SERVER;
-    }
-
-    @Override
     public String claim(boolean ordered) {
         return """
                 WITH claimable AS (
@@ -40,11 +35,6 @@ final class SqlServerOutboxDialect implements OutboxDialect {
     }
 
     @Override
-    public String updateByIds(String assignments, String condition) {
-        return "UPDATE outbox_message\n   SET %s\n WHERE id IN %s AND %s".formatted(assignments, IDS, condition);
-    }
-
-    @Override
     public String deletePublished() {
         return """
                 DELETE FROM outbox_message
@@ -63,6 +53,11 @@ final class SqlServerOutboxDialect implements OutboxDialect {
     }
 
     @Override
+    public String updateByIds(String assignments, String condition) {
+        return "UPDATE outbox_message\n   SET %s\n WHERE id IN %s AND %s".formatted(assignments, IDS, condition);
+    }
+
+    @Override
     public String stats() {
         return """
                 SELECT SUM(CASE WHEN status = 'PENDING' THEN 1 ELSE 0 END),
@@ -74,5 +69,10 @@ final class SqlServerOutboxDialect implements OutboxDialect {
                                     MIN(CASE WHEN status = 'PENDING' AND claimed_until >= SYSDATETIMEOFFSET()
                                              THEN claimed_until END))
                   FROM outbox_message WHERE published_at IS NULL""";
+    }
+
+    @Override
+    public Database database() {
+        return Database.SQL_SERVER;
     }
 }

@@ -10,11 +10,6 @@ import dev.bookstore.ordering.adapters.persistence.Database;
 final class MariaDbSummaryDialect implements SummaryDialect {
 
     @Override
-    public Database database() {
-        return Database.MARIADB;
-    }
-
-    @Override
     public String recordEvent() {
         return "INSERT IGNORE INTO customer_order_summary_event (event_id) VALUES (?)";
     }
@@ -30,5 +25,10 @@ final class MariaDbSummaryDialect implements SummaryDialect {
     public String addCancelled() {
         return "INSERT INTO customer_order_summary (customer_id, orders_placed, orders_cancelled, last_order_at) "
                 + "VALUES (?, 0, 1, NULL) ON DUPLICATE KEY UPDATE orders_cancelled = orders_cancelled + 1";
+    }
+
+    @Override
+    public Database database() {
+        return Database.MARIADB;
     }
 }

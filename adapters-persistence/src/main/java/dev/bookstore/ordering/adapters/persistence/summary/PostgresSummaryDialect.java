@@ -14,11 +14,6 @@ final class PostgresSummaryDialect implements SummaryDialect {
             + "last_order_at = GREATEST(customer_order_summary.last_order_at, EXCLUDED.last_order_at)";
 
     @Override
-    public Database database() {
-        return Database.POSTGRESQL;
-    }
-
-    @Override
     public String recordEvent() {
         return "INSERT INTO customer_order_summary_event (event_id) VALUES (?) ON CONFLICT (event_id) DO NOTHING";
     }
@@ -44,5 +39,10 @@ final class PostgresSummaryDialect implements SummaryDialect {
                 + "INSERT INTO customer_order_summary "
                 + "(customer_id, orders_placed, orders_cancelled, last_order_at) "
                 + "SELECT ?, 1, 0, ? FROM recorded " + UPSERT_PLACED);
+    }
+
+    @Override
+    public Database database() {
+        return Database.POSTGRESQL;
     }
 }

@@ -11,11 +11,6 @@ import java.util.UUID;
 final class SqlServerSummaryDialect implements SummaryDialect {
 
     @Override
-    public Database database() {
-        return Database.SQL_SERVER;
-    }
-
-    @Override
     public String recordEvent() {
         return "INSERT INTO customer_order_summary_event (event_id) SELECT ? WHERE NOT EXISTS ("
                 + "SELECT 1 FROM customer_order_summary_event WITH (UPDLOCK, HOLDLOCK) WHERE event_id = ?)";
@@ -47,5 +42,10 @@ final class SqlServerSummaryDialect implements SummaryDialect {
                 + "WHEN MATCHED THEN UPDATE SET orders_cancelled = summary.orders_cancelled + 1 "
                 + "WHEN NOT MATCHED THEN INSERT (customer_id, orders_placed, orders_cancelled, last_order_at) "
                 + "VALUES (cancelled.customer_id, 0, 1, NULL);";
+    }
+
+    @Override
+    public Database database() {
+        return Database.SQL_SERVER;
     }
 }

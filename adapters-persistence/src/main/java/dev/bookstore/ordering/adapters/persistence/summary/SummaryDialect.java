@@ -13,11 +13,7 @@ import java.util.UUID;
 sealed interface SummaryDialect permits PostgresSummaryDialect, SqlServerSummaryDialect, MariaDbSummaryDialect {
 
     static SummaryDialect of(Database database) {
-        return switch (database) {
-            case POSTGRESQL -> new PostgresSummaryDialect();
-            case SQL_SERVER -> new SqlServerSummaryDialect();
-            case MARIADB -> new MariaDbSummaryDialect();
-        };
+        return database.pick(PostgresSummaryDialect::new, SqlServerSummaryDialect::new, MariaDbSummaryDialect::new);
     }
 
     /** The engine, whose bindings the parameters follow. */
