@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
 
 import dev.bookstore.ordering.domain.order.Order;
 import java.util.Map;
-import java.util.UUID;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
