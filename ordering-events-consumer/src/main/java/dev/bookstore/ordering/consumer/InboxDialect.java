@@ -38,9 +38,14 @@ sealed interface InboxDialect permits PostgresInboxDialect, SqlServerInboxDialec
      * on the primary key (SQL Server, MariaDB), the caller's transaction usable either way. Parameters: consumer,
      * message id.
      */
-    String recordFirstDelivery();
+    default String recordFirstDelivery() {
+        return "INSERT INTO inbox_message (consumer, message_id) VALUES (?, ?)";
+    }
 
-    Object[] recordFirstDeliveryParameters(String consumer, UUID messageId);
+    /** The message id as text, which SQL Server's {@code uniqueidentifier} and MariaDB's {@code uuid} take. */
+    default Object[] recordFirstDeliveryParameters(String consumer, UUID messageId) {
+        return new Object[] {consumer, messageId.toString()};
+    }
 
     /**
      * Deletes up to a limit of the oldest rows received before an age, by the database's clock (the one that
@@ -58,5 +63,8 @@ sealed interface InboxDialect permits PostgresInboxDialect, SqlServerInboxDialec
         return Optional.empty();
     }
 
-    Object[] deleteReceivedBeforeParameters(Duration age, int limit);
+    /** The age in seconds, the limit. */
+    default Object[] deleteReceivedBeforeParameters(Duration age, int limit) {
+        return new Object[] {age.toSeconds(), limit};
+    }
 }

@@ -1,8 +1,6 @@
 package dev.bookstore.ordering.consumer;
 
-import java.time.Duration;
 import java.util.Optional;
-import java.util.UUID;
 
 /**
  * MariaDB: a plain insert, whose duplicate key error (1062) rolls back that statement only and leaves the transaction
@@ -12,16 +10,6 @@ import java.util.UUID;
  * once take different rows. {@code received_at} holds UTC, compared with {@code UTC_TIMESTAMP(6)}.
  */
 final class MariaDbInboxDialect implements InboxDialect {
-
-    @Override
-    public String recordFirstDelivery() {
-        return "INSERT INTO inbox_message (consumer, message_id) VALUES (?, ?)";
-    }
-
-    @Override
-    public Object[] recordFirstDeliveryParameters(String consumer, UUID messageId) {
-        return new Object[] {consumer, messageId.toString()};
-    }
 
     /** Locks and returns the rows to delete (consumer, message id). Parameters: the age in seconds, the limit. */
     @Override
@@ -34,10 +22,5 @@ final class MariaDbInboxDialect implements InboxDialect {
     @Override
     public Optional<String> deleteLocked() {
         return Optional.of("DELETE FROM inbox_message WHERE consumer = ? AND message_id = ?");
-    }
-
-    @Override
-    public Object[] deleteReceivedBeforeParameters(Duration age, int limit) {
-        return new Object[] {age.toSeconds(), limit};
     }
 }

@@ -1,6 +1,5 @@
 package dev.bookstore.ordering.consumer;
 
-import java.time.Duration;
 import java.util.UUID;
 
 /** PostgreSQL: {@code ON CONFLICT DO NOTHING} (a failed insert would abort the caller's transaction). */
@@ -23,10 +22,5 @@ final class PostgresInboxDialect implements InboxDialect {
         return "DELETE FROM inbox_message WHERE (consumer, message_id) IN (SELECT consumer, message_id "
                 + "FROM inbox_message WHERE received_at < now() - ? * interval '1 second' "
                 + "ORDER BY received_at LIMIT ? FOR UPDATE SKIP LOCKED)";
-    }
-
-    @Override
-    public Object[] deleteReceivedBeforeParameters(Duration age, int limit) {
-        return new Object[] {age.toSeconds(), limit};
     }
 }

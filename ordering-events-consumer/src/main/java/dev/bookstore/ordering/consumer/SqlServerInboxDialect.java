@@ -1,23 +1,12 @@
 package dev.bookstore.ordering.consumer;
 
 import java.time.Duration;
-import java.util.UUID;
 
 /**
  * SQL Server: a plain insert, whose duplicate key error leaves the transaction usable; the oldest rows deleted
  * through a CTE of {@code TOP (n)} read with {@code READPAST}.
  */
 final class SqlServerInboxDialect implements InboxDialect {
-
-    @Override
-    public String recordFirstDelivery() {
-        return "INSERT INTO inbox_message (consumer, message_id) VALUES (?, ?)";
-    }
-
-    @Override
-    public Object[] recordFirstDeliveryParameters(String consumer, UUID messageId) {
-        return new Object[] {consumer, messageId.toString()};
-    }
 
     /** Parameters: the limit, the age in seconds as a negative int (DATEADD takes an int: 68 years of seconds). */
     @Override

@@ -38,8 +38,6 @@ public final class CdcRelay implements AutoCloseable {
     private final LostSlotRecovery recovery;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final Thread supervisor;
-    private volatile boolean streaming;
-    private volatile int engineStarts;
 
     /** @param slot the slot's state, checked before each start of the engine ({@link LostSlotRecovery}) */
     public CdcRelay(CdcSettings settings, RelayCapturedMessagesUseCase relay, ParkUnreadableChangeUseCase unreadable,
@@ -55,16 +53,6 @@ public final class CdcRelay implements AutoCloseable {
 
     public void start() {
         supervisor.start();
-    }
-
-    /** Whether this instance holds the slot's lock and its engine runs. */
-    public boolean isStreaming() {
-        return streaming;
-    }
-
-    /** How often this instance has started the engine (as leader). */
-    public int engineStarts() {
-        return engineStarts;
     }
 
     /** Stops the engine (what is confirmed but not committed is read again by the next reader) and frees the lock. */
@@ -128,8 +116,6 @@ public final class CdcRelay implements AutoCloseable {
                 .build();
         Thread runner = new Thread(engine, "ordering-cdc-engine");
         runner.setDaemon(true);
-        engineStarts++;
-        streaming = true;
         runner.start();
         try {
             while (!stopping() && !ended.isDone()) {
@@ -141,7 +127,6 @@ public final class CdcRelay implements AutoCloseable {
                 }
             }
         } finally {
-            streaming = false;
             consumer.stop();
             stop(engine, ended);
             offsets.close();

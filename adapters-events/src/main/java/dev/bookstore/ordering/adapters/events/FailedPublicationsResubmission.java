@@ -4,7 +4,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.modulith.events.FailedEventPublications;
 import org.springframework.modulith.events.ResubmissionOptions;
-import org.springframework.scheduling.annotation.Scheduled;
 
 /**
  * Hands the failed event publications to their listeners again, on every instance, every
@@ -26,8 +25,7 @@ public final class FailedPublicationsResubmission {
         this.options = ResubmissionOptions.defaults().withMaxInFlight(maxInFlight).withBatchSize(maxInFlight);
     }
 
-    @Scheduled(fixedDelayString = "${ordering.modulith.resubmit-interval:1m}",
-            initialDelayString = "${ordering.modulith.resubmit-interval:1m}")
+    /** One round; scheduled every {@code ordering.modulith.resubmit-interval} by the application. */
     public void resubmit() {
         try {
             failed.resubmit(options);

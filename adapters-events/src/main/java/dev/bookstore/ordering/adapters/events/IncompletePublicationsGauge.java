@@ -8,7 +8,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.modulith.events.EventPublication.Status;
 import org.springframework.modulith.events.core.EventPublicationRepository;
-import org.springframework.scheduling.annotation.Scheduled;
 
 /**
  * The gauge {@value #NAME}: Spring Modulith event publications whose listener has not completed (waiting, running,
@@ -33,7 +32,7 @@ public final class IncompletePublicationsGauge {
                 .register(registry);
     }
 
-    @Scheduled(fixedDelayString = "${ordering.modulith.incomplete-publications-interval:30s}")
+    /** One count; scheduled every {@code ordering.modulith.incomplete-publications-interval} by the application. */
     public void refresh() {
         try {
             value.set(INCOMPLETE.stream().mapToLong(publications::countByStatus).sum());

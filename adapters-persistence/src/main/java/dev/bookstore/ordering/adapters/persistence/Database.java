@@ -3,19 +3,21 @@ package dev.bookstore.ordering.adapters.persistence;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.UUID;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The engines the persistence adapter speaks, told from the JDBC metadata of a live connection, never from a
- * hand-set flag. Each store picks its dialect with an exhaustive {@code switch} over these constants, so an engine
- * added here does not compile until every store has a dialect for it; an engine not listed fails at start.
+ * hand-set flag. Each store picks its dialect with {@link #pick}, which takes one per engine, so an engine added here
+ * does not compile until every store has a dialect for it; an engine not listed fails at start.
  */
 public enum Database {
 
@@ -41,6 +43,48 @@ public enum Database {
 
     public static Database of(DataSource dataSource) {
         return new JdbcTemplate(dataSource).execute((ConnectionCallback<Database>) Database::of);
+    }
+
+    /** The one of {@code postgres}, {@code sqlServer} and {@code mariaDb} made for this engine. */
+    public <T> T pick(Supplier<? extends T> postgres, Supplier<? extends T> sqlServer, Supplier<? extends T> mariaDb) {
+        return switch (this) {
+            case POSTGRESQL -> postgres.get();
+            case SQL_SERVER -> sqlServer.get();
+            case MARIADB -> mariaDb.get();
+        };
+    }
+
+    /**
+     * The database's clock in SQL: every time comparison uses it, never a JVM's. MariaDB's is UTC, as its
+     * {@code datetime(6)} columns hold.
+     */
+    public String now() {
+        return switch (this) {
+            case POSTGRESQL -> "now()";
+            case SQL_SERVER -> "SYSDATETIMEOFFSET()";
+            case MARIADB -> "UTC_TIMESTAMP(6)";
+        };
+    }
+
+    /** {@link #now()} plus one parameter, a delay in milliseconds bound as {@link #milliseconds} binds it. */
+    public String nowPlusMilliseconds() {
+        return switch (this) {
+            case POSTGRESQL -> "now() + ? * interval '1 millisecond'";
+            case SQL_SERVER -> "DATEADD(millisecond, ?, SYSDATETIMEOFFSET())";
+            case MARIADB -> "UTC_TIMESTAMP(6) + INTERVAL ? * 1000 MICROSECOND";
+        };
+    }
+
+    /**
+     * A delay in milliseconds as the engine's date arithmetic takes it. SQL Server's DATEADD takes an int, about
+     * 24.8 days in milliseconds: a longer delay (a backoff-max beyond that) is cut to it rather than failing the
+     * statement.
+     */
+    public Object milliseconds(Duration delay) {
+        return switch (this) {
+            case POSTGRESQL, MARIADB -> delay.toMillis();
+            case SQL_SERVER -> (int) Math.min(delay.toMillis(), Integer.MAX_VALUE);
+        };
     }
 
     /**

@@ -1,17 +1,12 @@
 package dev.bookstore.ordering.adapters.persistence;
 
 import java.util.Optional;
-import java.util.UUID;
 
 /** The order statements that differ by engine; {@link OrderSql} holds the rest, in SQL every engine accepts. */
 sealed interface OrderDialect permits PostgresOrderDialect, SqlServerOrderDialect, MariaDbOrderDialect {
 
     static OrderDialect of(Database database) {
-        return switch (database) {
-            case POSTGRESQL -> new PostgresOrderDialect();
-            case SQL_SERVER -> new SqlServerOrderDialect();
-            case MARIADB -> new MariaDbOrderDialect();
-        };
+        return database.pick(PostgresOrderDialect::new, SqlServerOrderDialect::new, MariaDbOrderDialect::new);
     }
 
     /**
@@ -19,8 +14,7 @@ sealed interface OrderDialect permits PostgresOrderDialect, SqlServerOrderDialec
      * {@link OrderSql#INSERT_ORDER}, then those of {@link OrderSql#INSERT_LINE} for each line in order. Empty where
      * the order's {@code INSERT} is followed by a batch of line {@code INSERT}s.
      */
-    Optional<String> insertWithLines(int lines);
-
-    /** One id as a statement parameter. */
-    Object id(UUID id);
+    default Optional<String> insertWithLines(int lines) {
+        return Optional.empty();
+    }
 }

@@ -151,7 +151,7 @@ final class OrderSql {
     }
 
     private Object id(UUID id) {
-        return dialect.id(id);
+        return database.id(id);
     }
 
     private List<Order> toOrders(ResultSet rs) throws SQLException {

@@ -2,7 +2,6 @@ package dev.bookstore.ordering.adapters.persistence;
 
 import dev.bookstore.ordering.domain.order.Order;
 import java.util.Optional;
-import java.util.UUID;
 
 /**
  * PostgreSQL: the order's {@code INSERT} as a data-modifying {@code WITH}, then one line {@code INSERT} with a row of
@@ -26,10 +25,5 @@ final class PostgresOrderDialect implements OrderDialect {
             INSERT_WITH_LINES[lines] = sql;
         }
         return Optional.of(sql);
-    }
-
-    @Override
-    public Object id(UUID id) {
-        return id;
     }
 }

@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
@@ -64,6 +65,17 @@ class DatabaseTest {
         assertThat(Database.POSTGRESQL.id(id)).isSameAs(id);
         assertThat(Database.SQL_SERVER.id(id)).isEqualTo(id.toString());
         assertThat(Database.MARIADB.id(id)).isEqualTo(id.toString());
+    }
+
+    @Test
+    void eachEngineBindsADelayInMillisecondsAsItsDateArithmeticTakesIt() {
+        assertThat(Database.POSTGRESQL.milliseconds(Duration.ofSeconds(90))).isEqualTo(90_000L);
+        assertThat(Database.SQL_SERVER.milliseconds(Duration.ofSeconds(90))).isEqualTo(90_000);
+        assertThat(Database.MARIADB.milliseconds(Duration.ofSeconds(90))).isEqualTo(90_000L);
+        // SQL Server's DATEADD takes an int: a longer delay is cut to the longest it takes, never wrapped around.
+        assertThat(Database.SQL_SERVER.milliseconds(Duration.ofDays(30))).isEqualTo(Integer.MAX_VALUE);
+        assertThat(Database.POSTGRESQL.milliseconds(Duration.ofDays(30))).isEqualTo(Duration.ofDays(30).toMillis());
+        assertThat(Database.MARIADB.milliseconds(Duration.ofDays(30))).isEqualTo(Duration.ofDays(30).toMillis());
     }
 
     @Test

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
 
 import dev.bookstore.ordering.domain.order.Order;
 import java.util.Map;
-import java.util.UUID;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -65,12 +64,8 @@ class OrderSqlTest {
     }
 
     @Test
-    void onSqlServerTheOrderIsInsertedAndThenItsLinesAsOneBatchWithIdsAsText() {
-        UUID id = UUID.randomUUID();
-
+    void onSqlServerTheOrderIsInsertedAndThenItsLinesAsOneBatch() {
         assertThat(SQL_SERVER.insertWithLines(2)).isEmpty();
-        assertThat(SQL_SERVER.id(id)).isEqualTo(id.toString());
-        assertThat(POSTGRES.id(id)).isSameAs(id);
     }
 
     /**
@@ -78,21 +73,16 @@ class OrderSqlTest {
      * as a batch after the order, as on SQL Server.
      */
     @Test
-    void onMariaDbTheOrderIsInsertedAndThenItsLinesAsOneBatchWithIdsAsText() {
-        UUID id = UUID.randomUUID();
-
+    void onMariaDbTheOrderIsInsertedAndThenItsLinesAsOneBatch() {
         for (int lines : new int[] {1, 2, Order.MAX_LINES}) {
             assertThat(MARIADB.insertWithLines(lines)).as("%d lines", lines).isEmpty();
         }
-        assertThat(MARIADB.id(id)).isEqualTo(id.toString()).isEqualTo(Database.MARIADB.id(id));
     }
 
     @ParameterizedTest
     @EnumSource(Database.class)
-    void everyEngineHasAnOrderDialectThatBindsIdsAsTheEngineDoes(Database database) {
-        UUID id = UUID.randomUUID();
-
-        assertThat(OrderDialect.of(database).id(id)).isEqualTo(database.id(id));
+    void everyEngineHasAnOrderDialect(Database database) {
+        assertThat(OrderDialect.of(database)).isNotNull();
     }
 
     @Test

@@ -1,13 +1,8 @@
 package dev.bookstore.ordering.adapters.web;
 
 import dev.bookstore.ordering.adapters.web.problem.ProblemResponses;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.tracing.Tracer;
-import java.util.concurrent.Executor;
-import java.util.function.IntSupplier;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.jackson.autoconfigure.JsonFactoryBuilderCustomizer;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
@@ -15,7 +10,6 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
-import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import org.springframework.util.unit.DataSize;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 import tools.jackson.core.StreamReadConstraints;
@@ -77,21 +71,6 @@ public class WebConfiguration {
                         .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
                         .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
                         .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail));
-    }
-
-    /**
-     * The admission of requests that give the in-process listeners work ({@link ListenerBacklog}), measured on the
-     * listeners' executor (Boot's {@code applicationTaskExecutor}); with an executor that has no queue (virtual
-     * threads) nothing is refused.
-     */
-    @Bean
-    ListenerBacklog listenerBacklog(@Qualifier("applicationTaskExecutor") ObjectProvider<Executor> listenerExecutor,
-                                    @Value("${ordering.modulith.max-queued-listener-runs:20000}") int limit,
-                                    MeterRegistry registry) {
-        IntSupplier queued = listenerExecutor.getIfAvailable() instanceof ThreadPoolTaskExecutor pool
-                ? pool::getQueueSize
-                : () -> 0;
-        return new ListenerBacklog(queued, limit, registry);
     }
 
     @Bean

@@ -41,7 +41,7 @@ class AdminConfiguration {
     @Bean
     SendAgainGuard sendAgainGuard(OutboxProperties outbox, CdcProperties cdc, JdbcOutboxStore outboxStore,
                                   DataSource pool) {
-        if (outbox.relayMode() != Relay.NONE || outbox.deploymentRelay() != null
+        if (outbox.relay() != Relay.NONE || outbox.deploymentRelay() != null
                 || outboxStore.database() != Database.POSTGRESQL) {
             return SendAgainGuard.NONE;
         }

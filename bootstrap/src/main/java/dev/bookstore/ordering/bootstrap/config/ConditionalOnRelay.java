@@ -8,8 +8,7 @@ import java.lang.annotation.Target;
 import org.springframework.context.annotation.Conditional;
 
 /**
- * A bean or configuration that exists only where this instance runs the given relays,
- * {@code ordering.outbox.relay} (or none where the deprecated {@code ordering.outbox.enabled} is false).
+ * A bean or configuration that exists only where this instance runs the given relays, {@code ordering.outbox.relay}.
  */
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.TYPE, ElementType.METHOD})

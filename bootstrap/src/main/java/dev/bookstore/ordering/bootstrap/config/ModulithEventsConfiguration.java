@@ -4,11 +4,15 @@ import dev.bookstore.ordering.adapters.events.AutoCommitCompletionRegistry;
 import dev.bookstore.ordering.adapters.events.FailedPublicationsResubmission;
 import dev.bookstore.ordering.adapters.events.IncompletePublicationsGauge;
 import dev.bookstore.ordering.adapters.events.ListenerConnectionWait;
+import dev.bookstore.ordering.adapters.web.ListenerBacklog;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.function.IntSupplier;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.annotation.Value;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.context.annotation.Bean;
@@ -17,15 +21,19 @@ import org.springframework.core.env.Environment;
 import org.springframework.modulith.events.FailedEventPublications;
 import org.springframework.modulith.events.core.EventPublicationRepository;
 import org.springframework.scheduling.annotation.EnableScheduling;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
+import org.springframework.scheduling.config.FixedDelayTask;
 
 /**
  * Spring Modulith's event publication registry as it comes (its JDBC repository, its Jackson serializer, its
  * staleness monitor, {@code spring.modulith.events.*}) with one change that a measurement showed worth its lines
  * ({@link AutoCommitCompletionRegistry}, docs/decisions/0013-modulith-registry.md), plus the two scheduled jobs it lacks:
- * the resubmission of failed publications and the gauge of incomplete ones. The listeners run on Boot's
- * {@code applicationTaskExecutor} ({@code spring.task.execution.*}), after the order's commit, so an order's response
- * never waits for them. A listener run that finds the API's pool exhausted waits for a connection
- * ({@link ListenerConnectionWait}) rather than failing.
+ * the resubmission of failed publications and the gauge of incomplete ones, and the admission that keeps the
+ * listeners' queue bounded ({@link ModulithProperties}). The listeners run on Boot's {@code applicationTaskExecutor}
+ * ({@code spring.task.execution.*}), after the order's commit, so an order's response never waits for them. A
+ * listener run that finds the API's pool exhausted waits for a connection ({@link ListenerConnectionWait}) rather
+ * than failing.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableScheduling
@@ -38,6 +46,44 @@ class ModulithEventsConfiguration {
     static BeanPostProcessor autoCommitCompletionRegistry(ObjectProvider<EventPublicationRepository> publications,
                                                           ObjectProvider<Clock> clock, Environment environment) {
         return AutoCommitCompletionRegistry.inPlaceOfSpringModulithsRegistry(publications, clock, environment);
+    }
+
+    @Bean
+    FailedPublicationsResubmission failedPublicationsResubmission(FailedEventPublications failed,
+                                                                  ModulithProperties properties) {
+        return new FailedPublicationsResubmission(failed, properties.resubmitMaxInFlight());
+    }
+
+    @Bean
+    IncompletePublicationsGauge incompletePublicationsGauge(EventPublicationRepository publications,
+                                                            MeterRegistry registry) {
+        return new IncompletePublicationsGauge(publications, registry);
+    }
+
+    /** Both jobs on every instance at their intervals; the first resubmission one interval after the start. */
+    @Bean
+    SchedulingConfigurer modulithJobs(FailedPublicationsResubmission resubmission, IncompletePublicationsGauge gauge,
+                                      ModulithProperties properties) {
+        return registrar -> {
+            registrar.addFixedDelayTask(new FixedDelayTask(resubmission::resubmit, properties.resubmitInterval(),
+                    properties.resubmitInterval()));
+            registrar.addFixedDelayTask(new FixedDelayTask(gauge::refresh,
+                    properties.incompletePublicationsInterval(), Duration.ZERO));
+        };
+    }
+
+    /**
+     * The admission of requests that give the in-process listeners work ({@link ListenerBacklog}), measured on the
+     * listeners' executor (Boot's {@code applicationTaskExecutor}); with an executor that has no queue (virtual
+     * threads) nothing is refused.
+     */
+    @Bean
+    ListenerBacklog listenerBacklog(@Qualifier("applicationTaskExecutor") ObjectProvider<Executor> listenerExecutor,
+                                    ModulithProperties properties, MeterRegistry registry) {
+        IntSupplier queued = listenerExecutor.getIfAvailable() instanceof ThreadPoolTaskExecutor pool
+                ? pool::getQueueSize
+                : () -> 0;
+        return new ListenerBacklog(queued, properties.maxQueuedListenerRuns(), registry);
     }
 
     /**
@@ -58,19 +104,7 @@ class ModulithEventsConfiguration {
     }
 
     @Bean
-    ListenerConnectionWait listenerConnectionWait(Environment environment) {
-        return ListenerConnectionWait.from(environment);
-    }
-
-    @Bean
-    FailedPublicationsResubmission failedPublicationsResubmission(FailedEventPublications failed,
-            @Value("${ordering.modulith.resubmit-max-in-flight:500}") int maxInFlight) {
-        return new FailedPublicationsResubmission(failed, maxInFlight);
-    }
-
-    @Bean
-    IncompletePublicationsGauge incompletePublicationsGauge(EventPublicationRepository publications,
-                                                            MeterRegistry registry) {
-        return new IncompletePublicationsGauge(publications, registry);
+    ListenerConnectionWait listenerConnectionWait(ModulithProperties properties) {
+        return new ListenerConnectionWait(properties.listenerConnectionWait());
     }
 }

@@ -9,7 +9,6 @@ import dev.bookstore.ordering.bootstrap.observability.MicrometerRelayMetrics;
 import dev.bookstore.ordering.bootstrap.observability.OutboxGauges;
 import dev.bookstore.ordering.bootstrap.observability.OutboxHealthIndicator;
 import dev.bookstore.ordering.bootstrap.observability.OutboxHealthThresholds;
-import dev.bookstore.ordering.bootstrap.observability.OutboxMonitoringProperties;
 import dev.bookstore.ordering.bootstrap.observability.OutboxStatsSnapshot;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.context.annotation.Bean;
@@ -27,7 +26,7 @@ class ObservabilityConfiguration {
      * the parked messages only (the primary {@code OutboxStatistics} of {@code CdcRelayConfiguration}).
      */
     @Bean
-    OutboxStatsSnapshot outboxStatsSnapshot(OutboxStatistics statistics, OutboxMonitoringProperties properties) {
+    OutboxStatsSnapshot outboxStatsSnapshot(OutboxStatistics statistics, OutboxProperties properties) {
         return new OutboxStatsSnapshot(new GetOutboxStatsService(statistics), properties.stats().refreshInterval(),
                 properties.stats().idleRefreshInterval());
     }
@@ -49,7 +48,7 @@ class ObservabilityConfiguration {
      */
     @Bean
     @ConditionalOnDeploymentRelay(Relay.POLLING)
-    OutboxHealthIndicator outboxHealthIndicator(OutboxStatsSnapshot snapshot, OutboxMonitoringProperties properties) {
+    OutboxHealthIndicator outboxHealthIndicator(OutboxStatsSnapshot snapshot, OutboxProperties properties) {
         return new OutboxHealthIndicator(snapshot, new OutboxHealthThresholds(properties.health().degradedAfter(),
                 properties.health().downAfter()));
     }

@@ -38,12 +38,17 @@ class OnRelayCondition extends SpringBootCondition {
                 : ConditionOutcome.noMatch(message);
     }
 
-    /** The relay as {@link OutboxProperties#relayMode()} will see it once the properties are bound. */
+    /**
+     * The relay as {@link OutboxProperties#relay()} will see it once the properties are bound. A configuration that
+     * still sets the removed {@code ordering.outbox.enabled} stops the start here, before any relay is chosen, rather
+     * than run a relay its author may have switched off.
+     */
     static Relay relay(Environment environment) {
         Binder binder = Binder.get(environment);
-        Relay relay = binder.bind("ordering.outbox.relay", Relay.class).orElse(Relay.POLLING);
-        boolean enabled = binder.bind(OutboxProperties.ENABLED_ALIAS, Boolean.class).orElse(true);
-        return enabled ? relay : Relay.NONE;
+        if (binder.bind(OutboxEnabledRemovedException.PROPERTY, String.class).isBound()) {
+            throw new OutboxEnabledRemovedException();
+        }
+        return binder.bind("ordering.outbox.relay", Relay.class).orElse(Relay.POLLING);
     }
 
     /** The deployment's relay as {@link OutboxProperties#deploymentRelayMode()} will see it. */

@@ -14,13 +14,12 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * Every relay knob, under {@code ordering.outbox}. Bad values stop the service at start-up with the name of
+ * Every relay knob, and how the outbox is watched, under {@code ordering.outbox}. Bad values stop the service at start-up with the name of
  * the property and what it must be. Each {@code @param} is also the property's description in the configuration
  * metadata that IDEs show (plain text: the configuration processor copies it as it is).
  *
  * @param relay which relay this instance runs: polling (workers that claim rows, the default), cdc (Debezium reads
  *                     the outbox from PostgreSQL's write-ahead log) or none (the API works either way)
- * @param enabled deprecated, use relay: false is relay none
  * @param deploymentRelay the relay that reads the outbox in the whole deployment, which decides what this instance's
  *                     statistics, outbox health component, retention and operator API do: polling or cdc (unset:
  *                     this instance's relay, polling where it is none); cdc on instances with relay none beside
@@ -56,12 +55,14 @@ import org.springframework.validation.annotation.Validated;
  *                     an exchange where no subscriber is fine)
  * @param relayPool the relay's own database connection pool, ordering-relay, beside the API's pool: neither can
  *                     take the other's connections
+ * @param stats the one statistics query that the gauges, the outbox health component, /outbox/stats and the live
+ *                     page all read
+ * @param health the age thresholds of the outbox health component
  */
 @Validated
 @ConfigurationProperties("ordering.outbox")
 public record OutboxProperties(
         @DefaultValue("polling") @NotNull Relay relay,
-        @Deprecated Boolean enabled,
         Relay deploymentRelay,
         @DefaultValue("bookstore.ordering") @NotBlank String exchange,
         @DefaultValue("100") @Min(1) @Max(5000) int batchSize,
@@ -82,7 +83,9 @@ public record OutboxProperties(
         @DefaultValue("1000") @Min(1) @Max(100000) int retentionChunk,
         @DefaultValue("3") @Min(0) @Max(100) int channelErrorRetries,
         @DefaultValue("retry") @NotNull RelaySettings.Unroutable unroutable,
-        @Valid @DefaultValue RelayPool relayPool) {
+        @Valid @DefaultValue RelayPool relayPool,
+        @Valid @DefaultValue Stats stats,
+        @Valid @DefaultValue Health health) {
 
     /**
      * The relay's connections: a pool of its own, so that a burst of API requests waiting for the API's pool never
@@ -95,6 +98,42 @@ public record OutboxProperties(
     public record RelayPool(@Min(1) @Max(100) Integer maximumSize) {
     }
 
+    /**
+     * @param refreshInterval how often this instance counts the outbox (one indexed query); every reader gets the
+     *                        latest count, so scrapes, probes and page refreshes add no query of their own
+     * @param idleRefreshInterval how often it counts while the outbox is quiet (nothing pending, nothing published
+     *                            since the count before); the first count that sees activity goes back to
+     *                            refresh-interval
+     */
+    public record Stats(@DefaultValue("2s") @NotNull Duration refreshInterval,
+                        @DefaultValue("10s") @NotNull Duration idleRefreshInterval) {
+
+        @AssertTrue(message = "refresh-interval must be between 100ms and 5m")
+        boolean isRefreshIntervalSane() {
+            return refreshInterval == null || between(refreshInterval, Duration.ofMillis(100), Duration.ofMinutes(5));
+        }
+
+        @AssertTrue(message = "idle-refresh-interval must be at least refresh-interval and at most 5m")
+        boolean isIdleRefreshIntervalSane() {
+            return refreshInterval == null || idleRefreshInterval == null
+                    || between(idleRefreshInterval, refreshInterval, Duration.ofMinutes(5));
+        }
+    }
+
+    /**
+     * @param degradedAfter the outbox health component is DEGRADED once the oldest pending message is older than this
+     * @param downAfter the outbox health component is DOWN once the oldest pending message is older than this
+     */
+    public record Health(@DefaultValue("10s") @NotNull Duration degradedAfter,
+                         @DefaultValue("60s") @NotNull Duration downAfter) {
+
+        @AssertTrue(message = "degraded-after must be positive and below down-after")
+        boolean isThresholdsOrdered() {
+            return degradedAfter == null || downAfter == null
+                    || (positive(degradedAfter) && degradedAfter.compareTo(downAfter) < 0);
+        }
+    }
+
     /** Which relay an instance runs; the API takes orders whichever it is. */
     public enum Relay {
         /** Relay workers claim pending rows and mark them published. */
@@ -105,20 +144,9 @@ public record OutboxProperties(
         NONE
     }
 
-    /** The name of the deprecated alias of {@code relay}. */
-    static final String ENABLED_ALIAS = "ordering.outbox.enabled";
-
-    /**
-     * The relay this instance runs: {@code relay}, or none where the deprecated {@code enabled} is false. Read from
-     * the environment as well (by {@link ConditionalOnRelay}), before the properties are bound.
-     */
-    public Relay relayMode() {
-        return Boolean.FALSE.equals(enabled) ? Relay.NONE : relay;
-    }
-
     /** The relay the deployment reads the outbox with: {@code deployment-relay}, or else this instance's. */
     public Relay deploymentRelayMode() {
-        return deploymentRelayOf(relayMode(), deploymentRelay);
+        return deploymentRelayOf(relay, deploymentRelay);
     }
 
     /** The deployment's relay: the one set, or else this instance's (polling where it runs none). */
@@ -138,13 +166,7 @@ public record OutboxProperties(
             + "deployment of that relay: set it only beside relay none")
     boolean isDeploymentRelayConsistent() {
         return deploymentRelay == null || (deploymentRelay != Relay.NONE
-                && (relayMode() == Relay.NONE || relayMode() == deploymentRelay));
-    }
-
-    @AssertTrue(message = "ordering.outbox.enabled is deprecated and false means relay none: set only "
-            + "ordering.outbox.relay (polling, cdc or none)")
-    boolean isEnabledAliasConsistent() {
-        return !Boolean.FALSE.equals(enabled) || relay == null || relay == Relay.POLLING || relay == Relay.NONE;
+                && (relay == Relay.NONE || relay == deploymentRelay));
     }
 
     /** The size of the relay's pool: {@code relay-pool.maximum-size}, by default one connection per worker and one. */

@@ -64,7 +64,7 @@ final class ProjectRelay implements BenchmarkRelay {
         publisher.phases = phases;
         RelaySettings settings = new RelaySettings("relay-benchmark-" + ++drains, batchSize, Duration.ofSeconds(60),
                 Duration.ofSeconds(30), 10, Backoff.exponential(Duration.ofSeconds(1), Duration.ofMinutes(5)),
-                ordered);
+                ordered, 3, RelaySettings.Unroutable.RETRY);
         RelayOutboxUseCase relay = new OutboxRelayService(outbox, publisher, settings, Clock.systemUTC(), RelayMetrics.NONE, BrokerBackpressure.NONE);
         RelayRound round;
         do {

@@ -21,8 +21,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.mock.env.MockEnvironment;
 
 /**
- * {@code ordering.outbox.relay} chooses the relay; the deprecated {@code ordering.outbox.enabled=false} still means
- * none; cdc refuses any database but PostgreSQL with a message that says so.
+ * {@code ordering.outbox.relay} chooses the relay; a configuration that still sets the removed
+ * {@code ordering.outbox.enabled} stops the start; cdc refuses any database but PostgreSQL with a message that says so.
  */
 class RelayModeTest {
 
@@ -38,29 +38,24 @@ class RelayModeTest {
         assertThat(OnRelayCondition.relay(new MockEnvironment())).isEqualTo(Relay.POLLING);
         assertThat(OnRelayCondition.relay(env("ordering.outbox.relay", "cdc"))).isEqualTo(Relay.CDC);
         assertThat(OnRelayCondition.relay(env("ordering.outbox.relay", "NONE"))).isEqualTo(Relay.NONE);
-        assertThat(bind(Map.of()).relayMode()).isEqualTo(Relay.POLLING);
-        assertThat(bind(Map.of("ordering.outbox.relay", "cdc")).relayMode()).isEqualTo(Relay.CDC);
+        assertThat(bind(Map.of()).relay()).isEqualTo(Relay.POLLING);
+        assertThat(bind(Map.of("ordering.outbox.relay", "cdc")).relay()).isEqualTo(Relay.CDC);
     }
 
     @Test
-    void theDeprecatedEnabledFalseMeansNoRelayAndTrueLeavesTheChoiceToRelay() {
-        assertThat(OnRelayCondition.relay(env("ordering.outbox.enabled", "false"))).isEqualTo(Relay.NONE);
-        assertThat(bind(Map.of("ordering.outbox.enabled", "false")).relayMode()).isEqualTo(Relay.NONE);
-        assertThat(OnRelayCondition.relay(env("ordering.outbox.enabled", "true"))).isEqualTo(Relay.POLLING);
-        assertThat(bind(Map.of("ordering.outbox.enabled", "true", "ordering.outbox.relay", "cdc")).relayMode())
-                .isEqualTo(Relay.CDC);
-    }
+    void aConfigurationThatStillSetsTheRemovedEnabledStopsTheStartWithAMessageNamingRelay() {
+        ApplicationContextRunner runner = new ApplicationContextRunner().withUserConfiguration(PerMode.class);
 
-    @Test
-    void enabledFalseBesideRelayCdcIsRefusedAtStartUp() {
-        OutboxProperties contradictory = bind(Map.of("ordering.outbox.enabled", "false",
-                "ordering.outbox.relay", "cdc"));
-
-        assertThat(VALIDATION.getValidator().validate(contradictory))
-                .extracting(violation -> violation.getMessage())
-                .containsExactly("ordering.outbox.enabled is deprecated and false means relay none: set only "
-                        + "ordering.outbox.relay (polling, cdc or none)");
-        assertThat(VALIDATION.getValidator().validate(bind(Map.of("ordering.outbox.enabled", "false")))).isEmpty();
+        for (String removed : List.of("ordering.outbox.enabled=false", "ordering.outbox.enabled=true")) {
+            runner.withPropertyValues(removed, "ordering.outbox.relay=polling").run(context -> {
+                assertThat(context).as(removed).hasFailed();
+                FailureAnalysis analysis = new OutboxEnabledRemovedFailureAnalyzer()
+                        .analyze(context.getStartupFailure());
+                assertThat(analysis).as(removed).isNotNull();
+                assertThat(analysis.getDescription()).contains("ordering.outbox.enabled", "ordering.outbox.relay");
+                assertThat(analysis.getAction()).contains("ordering.outbox.relay=none");
+            });
+        }
     }
 
     @Test
@@ -100,7 +95,7 @@ class RelayModeTest {
         runner.run(context -> assertThat(context).hasBean("polling").doesNotHaveBean("cdc"));
         runner.withPropertyValues("ordering.outbox.relay=cdc")
                 .run(context -> assertThat(context).hasBean("cdc").doesNotHaveBean("polling"));
-        runner.withPropertyValues("ordering.outbox.enabled=false")
+        runner.withPropertyValues("ordering.outbox.relay=none")
                 .run(context -> assertThat(context).doesNotHaveBean("cdc").doesNotHaveBean("polling"));
     }
 

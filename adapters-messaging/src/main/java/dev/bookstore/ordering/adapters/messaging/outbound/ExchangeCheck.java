@@ -69,8 +69,4 @@ final class ExchangeCheck {
     void forget() {
         known.clear();
     }
-
-    Set<String> known() {
-        return Set.copyOf(known);
-    }
 }

@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -205,10 +204,5 @@ public final class RabbitMessagePublisher implements MessagePublisher {
                 results[i] = new PublishResult(batch.get(i).id(), Outcome.BROKER_UNAVAILABLE, detail);
             }
         }
-    }
-
-    /** For tests and diagnostics: the exchanges the publisher currently knows to exist. */
-    Set<String> knownExchanges() {
-        return exchanges.known();
     }
 }

@@ -14,11 +14,7 @@ sealed interface IdempotencyDialect permits PostgresIdempotencyDialect, SqlServe
         MariaDbIdempotencyDialect {
 
     static IdempotencyDialect of(Database database) {
-        return switch (database) {
-            case POSTGRESQL -> new PostgresIdempotencyDialect();
-            case SQL_SERVER -> new SqlServerIdempotencyDialect();
-            case MARIADB -> new MariaDbIdempotencyDialect();
-        };
+        return database.pick(PostgresIdempotencyDialect::new, SqlServerIdempotencyDialect::new, MariaDbIdempotencyDialect::new);
     }
 
     /**
@@ -59,7 +55,4 @@ sealed interface IdempotencyDialect permits PostgresIdempotencyDialect, SqlServe
     }
 
     Object[] deleteExpiredParameters(Duration retention, int limit);
-
-    /** One id as a statement parameter. */
-    Object id(UUID id);
 }

@@ -27,12 +27,14 @@ import org.springframework.transaction.support.TransactionTemplate;
 public class JdbcIdempotencyKeys implements IdempotencyKeys {
 
     private final JdbcTemplate jdbc;
+    private final Database database;
     private final IdempotencyDialect dialect;
     private final TransactionTemplate purge;
 
     public JdbcIdempotencyKeys(DataSource dataSource) {
         this.jdbc = new JdbcTemplate(dataSource);
-        this.dialect = IdempotencyDialect.of(Database.of(dataSource));
+        this.database = Database.of(dataSource);
+        this.dialect = IdempotencyDialect.of(database);
         this.purge = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
         purge.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
     }
@@ -59,7 +61,7 @@ public class JdbcIdempotencyKeys implements IdempotencyKeys {
         // is not found is held by a transaction that has not committed (or was deleted just now, as expired):
         // either way, asking again later gives the answer.
         List<Claim> used = jdbc.query(dialect.find(), (rs, row) -> new Claim.Used(rs.getString(1),
-                new OrderId(UUID.fromString(rs.getString(2)))), dialect.id(customer.value()), key.value());
+                new OrderId(UUID.fromString(rs.getString(2)))), database.id(customer.value()), key.value());
         return used.isEmpty() ? new Claim.InFlight() : used.get(0);
     }
 

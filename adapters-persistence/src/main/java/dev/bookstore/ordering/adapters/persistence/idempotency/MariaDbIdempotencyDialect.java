@@ -61,9 +61,4 @@ final class MariaDbIdempotencyDialect implements IdempotencyDialect {
     public Object[] deleteExpiredParameters(Duration retention, int limit) {
         return new Object[] {retention.toSeconds(), limit};
     }
-
-    @Override
-    public Object id(UUID id) {
-        return id.toString();
-    }
 }

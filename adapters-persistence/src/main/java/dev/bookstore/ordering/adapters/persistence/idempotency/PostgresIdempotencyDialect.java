@@ -72,9 +72,4 @@ final class PostgresIdempotencyDialect implements IdempotencyDialect {
     public Object[] deleteExpiredParameters(Duration retention, int limit) {
         return new Object[] {retention.toSeconds(), limit};
     }
-
-    @Override
-    public Object id(UUID id) {
-        return id;
-    }
 }

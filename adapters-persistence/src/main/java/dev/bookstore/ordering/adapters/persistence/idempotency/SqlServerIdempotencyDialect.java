@@ -59,9 +59,4 @@ final class SqlServerIdempotencyDialect implements IdempotencyDialect {
     public Object[] deleteExpiredParameters(Duration retention, int limit) {
         return new Object[] {limit, Math.negateExact(Math.toIntExact(retention.toSeconds()))};
     }
-
-    @Override
-    public Object id(UUID id) {
-        return id.toString();
-    }
 }

@@ -71,7 +71,7 @@ public class JdbcOutboxStore implements OutboxLeases, OutboxRetention, OutboxSta
     }
 
     void append(OutboxMessage message) {
-        writes.write(dialect.insert(), dialect.id(message.id()), message.aggregateType(), message.aggregateId(),
+        writes.write(dialect.insert(), database.id(message.id()), message.aggregateType(), message.aggregateId(),
                 message.type(), message.exchange(), message.routingKey(), message.payload(),
                 json.writeValueAsString(message.headers()), database.timestamp(message.occurredAt()));
     }
@@ -166,10 +166,10 @@ public class JdbcOutboxStore implements OutboxLeases, OutboxRetention, OutboxSta
             if (failure.parks()) {
                 ps.setNull(3, Types.BIGINT);
             } else {
-                ps.setObject(3, dialect.milliseconds(failure.retryAfter()));
+                ps.setObject(3, database.milliseconds(failure.retryAfter()));
             }
             ps.setString(4, failure.parks() ? "PARKED" : "PENDING");
-            ps.setObject(5, dialect.id(failure.messageId()));
+            ps.setObject(5, database.id(failure.messageId()));
             ps.setString(6, owner);
         });
         int updated = 0;

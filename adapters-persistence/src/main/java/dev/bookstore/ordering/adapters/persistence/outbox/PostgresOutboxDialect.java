@@ -1,5 +1,6 @@
 package dev.bookstore.ordering.adapters.persistence.outbox;
 
+import dev.bookstore.ordering.adapters.persistence.Database;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -9,21 +10,13 @@ import java.util.UUID;
 
 /**
  * PostgreSQL: {@code FOR UPDATE SKIP LOCKED} in a sub-select, {@code UPDATE ... RETURNING}, ids as a
- * {@code uuid[]} bound to {@code = ANY(?)}.
+ * {@code uuid[]} bound to {@code = ANY(?)}, JSON as {@code jsonb}.
  */
 final class PostgresOutboxDialect implements OutboxDialect {
 
-    /** Rows the relay may take: not published, not parked, due, and not leased by a live relay. */
-    static final String CLAIMABLE = """
-            m.published_at IS NULL AND m.status = 'PENDING' AND m.next_attempt_at <= now()
-              AND (m.claimed_until IS NULL OR m.claimed_until < now())""";
-
     @Override
-    public String insert() {
-        return """
-                INSERT INTO outbox_message
-                    (id, aggregate_type, aggregate_id, type, exchange, routing_key, payload, headers, occurred_at)
-                VALUES (?, ?, ?, ?, ?, ?, CAST(? AS jsonb), CAST(? AS jsonb), ?)""";
+    public String jsonParameter() {
+        return "CAST(? AS jsonb)";
     }
 
     @Override
@@ -38,7 +31,7 @@ final class PostgresOutboxDialect implements OutboxDialect {
                                FOR UPDATE SKIP LOCKED)
                 RETURNING id, aggregate_type, aggregate_id, type, exchange, routing_key, payload::text,
                           headers::text, occurred_at, attempts, position"""
-                .formatted(CLAIMABLE, ordered ? "\n  AND " + HEAD_OF_AGGREGATE : "");
+                .formatted(claimable(), ordered ? "\n  AND " + HEAD_OF_AGGREGATE : "");
     }
 
     @Override
@@ -47,27 +40,8 @@ final class PostgresOutboxDialect implements OutboxDialect {
     }
 
     @Override
-    public String recordFailure() {
-        return """
-                UPDATE outbox_message
-                   SET attempts = attempts + 1, status = ?, last_error = ?,
-                       next_attempt_at = COALESCE(now() + ? * interval '1 millisecond', next_attempt_at),
-                       parked_at = CASE WHEN ? = 'PARKED' THEN now() END,
-                       claimed_by = NULL, claimed_until = NULL
-                 WHERE id = ? AND claimed_by = ?""";
-    }
-
-    @Override
-    public Object milliseconds(Duration delay) {
-        return delay.toMillis();
-    }
-
-    @Override
-    public String markPublished() {
-        return """
-                UPDATE outbox_message
-                   SET status = 'PUBLISHED', published_at = now(), claimed_by = NULL, claimed_until = NULL
-                 WHERE id = ANY(?) AND claimed_by = ?""";
+    public String updateByIds(String assignments, String condition) {
+        return "UPDATE outbox_message\n   SET %s\n WHERE id = ANY(?) AND %s".formatted(assignments, condition);
     }
 
     /**
@@ -83,21 +57,8 @@ final class PostgresOutboxDialect implements OutboxDialect {
     }
 
     @Override
-    public String release() {
-        return "UPDATE outbox_message SET claimed_by = NULL, claimed_until = NULL WHERE id = ANY(?) AND claimed_by = ?";
-    }
-
-    @Override
     public Optional<String> relayConnectionSetup() {
         return Optional.of("SET synchronous_commit TO off");
-    }
-
-    @Override
-    public String unpark() {
-        return """
-                UPDATE outbox_message
-                   SET status = 'PENDING', attempts = 0, next_attempt_at = now(), parked_at = NULL, created_at = now()
-                 WHERE id = ANY(?) AND status = 'PARKED'""";
     }
 
     @Override
@@ -107,11 +68,6 @@ final class PostgresOutboxDialect implements OutboxDialect {
                  WHERE id IN (SELECT id FROM outbox_message
                                WHERE published_at < now() - ? * interval '1 millisecond'
                                ORDER BY position LIMIT ?)""";
-    }
-
-    @Override
-    public Object[] deletePublishedParameters(Duration age, int limit) {
-        return new Object[] {age.toMillis(), limit};
     }
 
     @Override
@@ -129,12 +85,12 @@ final class PostgresOutboxDialect implements OutboxDialect {
     }
 
     @Override
-    public Object id(UUID id) {
-        return id;
+    public Object idList(Connection connection, Collection<UUID> ids) throws SQLException {
+        return connection.createArrayOf("uuid", ids.toArray());
     }
 
     @Override
-    public Object idList(Connection connection, Collection<UUID> ids) throws SQLException {
-        return connection.createArrayOf("uuid", ids.toArray());
+    public Database database() {
+        return Database.POSTGRESQL;
     }
 }

@@ -69,7 +69,7 @@ public class JdbcCustomerOrderSummaries implements CustomerOrderSummaries {
         List<CustomerOrderSummary> rows = jdbc.query(SummaryDialect.FIND, (rs, row) -> new CustomerOrderSummary(
                 customer, rs.getLong(1), rs.getLong(2),
                 Optional.ofNullable(database.instant(rs, 3))),
-                sql.id(customer.value()));
+                database.id(customer.value()));
         return rows.stream().findFirst();
     }
 }

@@ -1,9 +1,6 @@
 package dev.bookstore.ordering.adapters.persistence.summary;
 
 import dev.bookstore.ordering.adapters.persistence.Database;
-import java.time.Instant;
-import java.util.Optional;
-import java.util.UUID;
 
 /**
  * MariaDB: the id's insert is an {@code INSERT IGNORE} (update count 0 when the id is there; a second transaction
@@ -18,20 +15,10 @@ final class MariaDbSummaryDialect implements SummaryDialect {
     }
 
     @Override
-    public Object[] recordEventParameters(UUID eventId) {
-        return new Object[] {eventId.toString()};
-    }
-
-    @Override
     public String addPlaced() {
         return "INSERT INTO customer_order_summary (customer_id, orders_placed, orders_cancelled, last_order_at) "
                 + "VALUES (?, 1, 0, ?) ON DUPLICATE KEY UPDATE orders_placed = orders_placed + 1, "
                 + "last_order_at = GREATEST(COALESCE(last_order_at, VALUE(last_order_at)), VALUE(last_order_at))";
-    }
-
-    @Override
-    public Object[] addPlacedParameters(UUID customer, Instant placedAt) {
-        return new Object[] {id(customer), Database.MARIADB.timestamp(placedAt)};
     }
 
     @Override
@@ -41,12 +28,7 @@ final class MariaDbSummaryDialect implements SummaryDialect {
     }
 
     @Override
-    public Optional<String> addPlacedOnce() {
-        return Optional.empty();
-    }
-
-    @Override
-    public Object id(UUID id) {
-        return id.toString();
+    public Database database() {
+        return Database.MARIADB;
     }
 }

@@ -1,7 +1,7 @@
 package dev.bookstore.ordering.adapters.persistence.summary;
 
+import dev.bookstore.ordering.adapters.persistence.Database;
 import java.util.Optional;
-import java.util.UUID;
 
 /**
  * PostgreSQL: {@code ON CONFLICT}. A transaction inserting an event id that another, unfinished transaction
@@ -16,11 +16,6 @@ final class PostgresSummaryDialect implements SummaryDialect {
     @Override
     public String recordEvent() {
         return "INSERT INTO customer_order_summary_event (event_id) VALUES (?) ON CONFLICT (event_id) DO NOTHING";
-    }
-
-    @Override
-    public Object[] recordEventParameters(UUID eventId) {
-        return new Object[] {eventId};
     }
 
     @Override
@@ -47,7 +42,7 @@ final class PostgresSummaryDialect implements SummaryDialect {
     }
 
     @Override
-    public Object id(UUID id) {
-        return id;
+    public Database database() {
+        return Database.POSTGRESQL;
     }
 }

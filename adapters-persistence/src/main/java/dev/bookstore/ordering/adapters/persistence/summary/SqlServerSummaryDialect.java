@@ -1,6 +1,6 @@
 package dev.bookstore.ordering.adapters.persistence.summary;
 
-import java.util.Optional;
+import dev.bookstore.ordering.adapters.persistence.Database;
 import java.util.UUID;
 
 /**
@@ -45,12 +45,7 @@ final class SqlServerSummaryDialect implements SummaryDialect {
     }
 
     @Override
-    public Optional<String> addPlacedOnce() {
-        return Optional.empty();
-    }
-
-    @Override
-    public Object id(UUID id) {
-        return id.toString();
+    public Database database() {
+        return Database.SQL_SERVER;
     }
 }

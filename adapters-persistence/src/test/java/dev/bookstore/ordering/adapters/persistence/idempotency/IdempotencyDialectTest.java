@@ -18,7 +18,6 @@ import java.util.stream.Stream;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -129,13 +128,6 @@ class IdempotencyDialectTest {
     void aRetentionTooLongForSqlServersDateaddIsRefusedRatherThanWrapped() {
         assertThatThrownBy(() -> SQL_SERVER.deleteExpiredParameters(Duration.ofDays(25_000), 500))
                 .isInstanceOf(ArithmeticException.class);
-    }
-
-    @Test
-    void eachDialectBindsAnIdAsItsDriverExpects() {
-        assertThat(POSTGRES.id(CUSTOMER)).isEqualTo(CUSTOMER);
-        assertThat(SQL_SERVER.id(CUSTOMER)).isEqualTo(CUSTOMER.toString());
-        assertThat(MARIADB.id(CUSTOMER)).isEqualTo(CUSTOMER.toString());
     }
 
     // --- never waiting -------------------------------------------------------------------------------------------
@@ -347,12 +339,6 @@ class IdempotencyDialectTest {
         assertThat(IdempotencyDialect.of(Database.POSTGRESQL)).isInstanceOf(PostgresIdempotencyDialect.class);
         assertThat(IdempotencyDialect.of(Database.SQL_SERVER)).isInstanceOf(SqlServerIdempotencyDialect.class);
         assertThat(IdempotencyDialect.of(Database.MARIADB)).isInstanceOf(MariaDbIdempotencyDialect.class);
-    }
-
-    @ParameterizedTest
-    @EnumSource(Database.class)
-    void everyEngineHasADialectThatBindsIdsAsTheEngineDoes(Database database) {
-        assertThat(IdempotencyDialect.of(database).id(CUSTOMER)).isEqualTo(database.id(CUSTOMER));
     }
 
     // --- helpers -------------------------------------------------------------------------------------------------

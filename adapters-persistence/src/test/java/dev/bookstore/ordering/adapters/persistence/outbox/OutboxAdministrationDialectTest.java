@@ -141,7 +141,7 @@ class OutboxAdministrationDialectTest {
         assertThat(replay.sql()).startsWith("UPDATE outbox_message SET ").doesNotContain("IN (SELECT")
                 .endsWith("WHERE status = 'PUBLISHED' AND aggregate_id = ? ORDER BY position LIMIT ?");
         Statement count = MARIADB.countPublished(selections().get(0), 9);
-        assertThat(count.sql()).isEqualTo("SELECT COUNT(*) FROM (SELECT 1 FROM outbox_message "
+        assertThat(count.sql()).isEqualTo("SELECT count(*) FROM (SELECT 1 FROM outbox_message "
                 + "WHERE status = 'PUBLISHED' AND aggregate_id = ? LIMIT ?) selected");
         assertThat(count.parameters()).containsExactly("order-1", 10);
     }

@@ -84,7 +84,7 @@ class SummaryDialectTest {
     void everyEngineBindsIdsAndTimesAsTheEngineDoes(Database database) {
         SummaryDialect sql = SummaryDialect.of(database);
 
-        assertThat(sql.id(EVENT)).isEqualTo(database.id(EVENT));
+        assertThat(sql.recordEventParameters(EVENT)[0]).isEqualTo(database.id(EVENT));
         assertThat(sql.addPlacedParameters(CUSTOMER, AT)).containsExactly(database.id(CUSTOMER),
                 database.timestamp(AT));
     }

@@ -22,8 +22,6 @@ import java.util.Objects;
 public record RelaySettings(String owner, int batchSize, Duration lease, Duration confirmTimeout, int maxAttempts,
                             Backoff backoff, boolean ordered, int channelErrorRetries, Unroutable unroutable) {
 
-    public static final int DEFAULT_CHANNEL_ERROR_RETRIES = 3;
-
     /** What to do with a message that no queue took: the exchange had no binding for its routing key. */
     public enum Unroutable {
         /** An attempt, retried with backoff and parked after {@code maxAttempts} (a binding may be on its way). */
@@ -32,13 +30,6 @@ public record RelaySettings(String owner, int batchSize, Duration lease, Duratio
         PARK,
         /** Counted as published (nobody wanted it: fine for a fan-out with no subscriber yet), with a warning. */
         PUBLISH
-    }
-
-    /** The defaults for the newer knobs: {@value #DEFAULT_CHANNEL_ERROR_RETRIES} channel-error retries, RETRY. */
-    public RelaySettings(String owner, int batchSize, Duration lease, Duration confirmTimeout, int maxAttempts,
-                         Backoff backoff, boolean ordered) {
-        this(owner, batchSize, lease, confirmTimeout, maxAttempts, backoff, ordered, DEFAULT_CHANNEL_ERROR_RETRIES,
-                Unroutable.RETRY);
     }
 
     public RelaySettings {

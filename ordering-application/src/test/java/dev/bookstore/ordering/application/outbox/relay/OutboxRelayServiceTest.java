@@ -866,7 +866,7 @@ class OutboxRelayServiceTest {
         private RelayOutboxUseCase relayWith(RelaySettings.Unroutable unroutable, int maxAttempts) {
             return new OutboxRelayService(outbox, broker, new RelaySettings(OWNER, 10, LEASE, CONFIRM_TIMEOUT,
                     maxAttempts, Backoff.exponential(INITIAL_BACKOFF, MAX_BACKOFF), false,
-                    RelaySettings.DEFAULT_CHANNEL_ERROR_RETRIES, unroutable), clock, RelayMetrics.NONE, BrokerBackpressure.NONE);
+                    3, unroutable), clock, RelayMetrics.NONE, BrokerBackpressure.NONE);
         }
 
         @Test
@@ -1040,6 +1040,6 @@ class OutboxRelayServiceTest {
 
     private static RelaySettings settings(String owner, int batchSize, int maxAttempts, boolean ordered) {
         return new RelaySettings(owner, batchSize, LEASE, CONFIRM_TIMEOUT, maxAttempts,
-                Backoff.exponential(INITIAL_BACKOFF, MAX_BACKOFF), ordered);
+                Backoff.exponential(INITIAL_BACKOFF, MAX_BACKOFF), ordered, 3, RelaySettings.Unroutable.RETRY);
     }
 }

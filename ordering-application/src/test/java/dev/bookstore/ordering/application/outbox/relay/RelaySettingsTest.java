@@ -15,19 +15,10 @@ class RelaySettingsTest {
     @Test
     void sensibleSettingsAreAccepted() {
         RelaySettings settings = new RelaySettings("relay-1", 100, Duration.ofSeconds(30), CONFIRM_TIMEOUT, 10,
-                BACKOFF, true);
+                BACKOFF, true, 3, RelaySettings.Unroutable.RETRY);
 
         assertThat(settings.batchSize()).isEqualTo(100);
         assertThat(settings.ordered()).isTrue();
-    }
-
-    @Test
-    void theShortConstructorKeepsTheDefaultsOfTheNewerKnobs() {
-        RelaySettings settings = new RelaySettings("relay-1", 100, Duration.ofSeconds(30), CONFIRM_TIMEOUT, 10,
-                BACKOFF, false);
-
-        assertThat(settings.channelErrorRetries()).isEqualTo(3);
-        assertThat(settings.unroutable()).isEqualTo(RelaySettings.Unroutable.RETRY);
     }
 
     @Test
@@ -46,13 +37,13 @@ class RelaySettingsTest {
     void aBatchSizeOfZeroIsRejected() {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> new RelaySettings("relay-1", 0, Duration.ofSeconds(30), CONFIRM_TIMEOUT, 10,
-                        BACKOFF, false))
+                        BACKOFF, false, 3, RelaySettings.Unroutable.RETRY))
                 .withMessageContaining("batchSize");
     }
 
     @Test
     void aBatchOfOneIsEnough() {
-        assertThat(new RelaySettings("relay-1", 1, Duration.ofSeconds(30), CONFIRM_TIMEOUT, 10, BACKOFF, false)
+        assertThat(new RelaySettings("relay-1", 1, Duration.ofSeconds(30), CONFIRM_TIMEOUT, 10, BACKOFF, false, 3, RelaySettings.Unroutable.RETRY)
                 .batchSize()).isEqualTo(1);
     }
 
@@ -60,7 +51,7 @@ class RelaySettingsTest {
     void zeroMaxAttemptsAreRejected() {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> new RelaySettings("relay-1", 100, Duration.ofSeconds(30), CONFIRM_TIMEOUT, 0,
-                        BACKOFF, false))
+                        BACKOFF, false, 3, RelaySettings.Unroutable.RETRY))
                 .withMessageContaining("maxAttempts");
     }
 
@@ -68,14 +59,14 @@ class RelaySettingsTest {
     void aLeaseShorterThanTwiceTheConfirmTimeoutIsRejected() {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> new RelaySettings("relay-1", 100, Duration.ofMillis(9_999), CONFIRM_TIMEOUT, 10,
-                        BACKOFF, false))
+                        BACKOFF, false, 3, RelaySettings.Unroutable.RETRY))
                 .withMessageContaining("lease");
     }
 
     @Test
     void aLeaseOfExactlyTwiceTheConfirmTimeoutIsAccepted() {
         RelaySettings settings = new RelaySettings("relay-1", 100, Duration.ofSeconds(10), CONFIRM_TIMEOUT, 10,
-                BACKOFF, false);
+                BACKOFF, false, 3, RelaySettings.Unroutable.RETRY);
 
         assertThat(settings.lease()).isEqualTo(Duration.ofSeconds(10));
     }
@@ -84,12 +75,12 @@ class RelaySettingsTest {
     void everyReferenceIsRequired() {
         Duration lease = Duration.ofSeconds(30);
         assertThatNullPointerException()
-                .isThrownBy(() -> new RelaySettings(null, 1, lease, CONFIRM_TIMEOUT, 1, BACKOFF, false));
+                .isThrownBy(() -> new RelaySettings(null, 1, lease, CONFIRM_TIMEOUT, 1, BACKOFF, false, 3, RelaySettings.Unroutable.RETRY));
         assertThatNullPointerException()
-                .isThrownBy(() -> new RelaySettings("relay-1", 1, null, CONFIRM_TIMEOUT, 1, BACKOFF, false));
+                .isThrownBy(() -> new RelaySettings("relay-1", 1, null, CONFIRM_TIMEOUT, 1, BACKOFF, false, 3, RelaySettings.Unroutable.RETRY));
         assertThatNullPointerException()
-                .isThrownBy(() -> new RelaySettings("relay-1", 1, lease, null, 1, BACKOFF, false));
+                .isThrownBy(() -> new RelaySettings("relay-1", 1, lease, null, 1, BACKOFF, false, 3, RelaySettings.Unroutable.RETRY));
         assertThatNullPointerException()
-                .isThrownBy(() -> new RelaySettings("relay-1", 1, lease, CONFIRM_TIMEOUT, 1, null, false));
+                .isThrownBy(() -> new RelaySettings("relay-1", 1, lease, CONFIRM_TIMEOUT, 1, null, false, 3, RelaySettings.Unroutable.RETRY));
     }
 }
