@@ -25,7 +25,7 @@ import java.util.function.BooleanSupplier;
  * skipping the gap.
  *
  * <p>The recovery: (1) {@code outbox_cdc_recovery} records that it started and from when it sends rows again: the
- * horizon of the newest mark the old slot confirmed ({@link JdbcCapturedMessageRetention}), before which every row
+ * horizon of the newest mark the old slot confirmed ({@code JdbcCapturedMessageRetention}), before which every row
  * was delivered; the marks go, so none is confirmed by the new slot; (2) the slot is made again (a lost one dropped
  * first), so everything committed from then on is streamed; (3) every pending row stored from the horizon on is
  * published, in {@code position} order, with confirms, as the stream publishes (failures are counted and parked the

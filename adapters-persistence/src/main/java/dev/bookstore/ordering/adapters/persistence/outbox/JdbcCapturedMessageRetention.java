@@ -1,4 +1,4 @@
-package dev.bookstore.ordering.adapters.cdc;
+package dev.bookstore.ordering.adapters.persistence.outbox;
 
 import dev.bookstore.ordering.application.outbox.capture.CaptureHorizon;
 import dev.bookstore.ordering.application.outbox.capture.CaptureLag;
