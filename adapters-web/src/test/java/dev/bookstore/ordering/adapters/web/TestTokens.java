@@ -56,11 +56,20 @@ final class TestTokens {
         return token("operator-1", "orders.admin");
     }
 
+    /** A customer's token made for another service. */
+    String customerOfAnotherService(UUID customerId) {
+        return token(customerId.toString(), "orders", "another-service");
+    }
+
     private String token(String subject, String scope) {
+        return token(subject, scope, AUDIENCE);
+    }
+
+    private String token(String subject, String scope, String audience) {
         Instant now = Instant.now();
         JwtClaimsSet claims = JwtClaimsSet.builder()
                 .subject(subject)
-                .audience(List.of(AUDIENCE))
+                .audience(List.of(audience))
                 .claim("scope", scope)
                 .issuedAt(now)
                 .expiresAt(now.plus(Duration.ofMinutes(5)))

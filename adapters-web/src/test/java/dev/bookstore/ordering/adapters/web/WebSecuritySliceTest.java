@@ -53,6 +53,16 @@ class WebSecuritySliceTest {
     }
 
     @Test
+    void aTokenMeantForAnotherServiceAnswers401ThoughItsSignatureIsTrusted() throws Exception {
+        String foreign = tokens.customerOfAnotherService(UUID.randomUUID());
+
+        mvc.perform(get("/orders").header(HttpHeaders.AUTHORIZATION, "Bearer " + foreign))
+                .andExpect(status().isUnauthorized())
+                .andExpect(header().string(HttpHeaders.WWW_AUTHENTICATE, Matchers.containsString("invalid_token")))
+                .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON));
+    }
+
+    @Test
     void aCustomerTokenOnTheOutboxAdministrationAnswers403AsProblemDetails() throws Exception {
         mvc.perform(get(PARKED).header(HttpHeaders.AUTHORIZATION, bearer(tokens.customer(UUID.randomUUID()))))
                 .andExpect(status().isForbidden())
