@@ -59,7 +59,7 @@ public final class PostgresOutboxNotifications implements AutoCloseable {
         try {
             PGNotification[] notifications = listeningConnection().unwrap(PGConnection.class)
                     .getNotifications(Math.toIntExact(Math.max(1, timeout.toMillis())));
-            if (notifications == null) {
+            if (notifications == null || notifications.length == 0) { // the driver answers an empty array
                 keepAlive();
                 return false;
             }
