@@ -27,6 +27,7 @@ import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
@@ -54,13 +55,15 @@ class CdcRelayConfiguration {
     /**
      * Refused on any database but PostgreSQL, explained by {@link CdcNeedsPostgresFailureAnalyzer}. Started after
      * the schema is migrated (the outbox store needs it; the relay needs V8's publication and offsets table);
-     * stopped before the pool. It captures the outbox table the pool's connections write, in whatever schema, and
+     * stopped before the pool. Made after Flyway's migration (it reads the schema of the outbox table, which a fresh
+     * database gets from this instance's own migration). It captures the outbox table the pool's connections write, in whatever schema, and
      * refuses to start unless the publication publishes exactly that table ({@link OutboxPublication}). Its
      * connections are made as the pool's: URL, user, password and {@code spring.datasource.hikari.*} driver
      * properties.
      */
     @Bean(initMethod = "start", destroyMethod = "close")
     @ConditionalOnRelay(Relay.CDC)
+    @DependsOnDatabaseInitialization
     CdcRelay cdcRelay(JdbcOutboxStore outboxStore, DataSourceProperties dataSource, Environment environment,
                       DataSource pool, OutboxProperties outbox, CdcProperties cdc, MessagePublisher publisher,
                       Clock clock, ObjectProvider<RelayMetrics> metrics) {

@@ -46,11 +46,12 @@ public record CdcTestBed(TestDatabase database, JdbcTemplate jdbc, TestRabbit.Br
     }
 
     /**
-     * A bed whose tables are in {@code schema}, not {@code public}: its database's URL names the schema
-     * ({@code currentSchema=}), and Flyway migrated into it, as for a service deployed so.
+     * A bed whose tables are to be in {@code schema}, not {@code public}: its database's URL names the schema
+     * ({@code currentSchema=}), which is empty; the first service instance started on it migrates it, as for a
+     * service deployed so.
      */
-    public static CdcTestBed create(String schema) {
-        return create(LogicalPostgres.newMigratedDatabase(schema));
+    public static CdcTestBed createUnmigrated(String schema) {
+        return create(LogicalPostgres.newDatabase(schema));
     }
 
     /** A bed on a migrated database of the caller's (on a server with {@code wal_level=logical}). */

@@ -36,6 +36,17 @@ public final class LogicalPostgres {
      * {@code currentSchema=}, through which Flyway migrates it; in {@code public} when null.
      */
     public static synchronized TestDatabase newMigratedDatabase(String schema) {
+        TestDatabase database = newDatabase(schema);
+        Flyway.configure().dataSource(database.url(), database.username(), database.password())
+                .locations("classpath:db/migration/postgresql").load().migrate();
+        return database;
+    }
+
+    /**
+     * A database of its own with schema {@code schema}, empty, named by the URL's {@code currentSchema=} (or with
+     * nothing, {@code public}, when null): what a service instance's own Flyway migrates at its start.
+     */
+    public static synchronized TestDatabase newDatabase(String schema) {
         EmbeddedPostgres postgres = server();
         String name = "ordering_cdc_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12)
                 .toLowerCase(Locale.ROOT);
@@ -51,8 +62,6 @@ public final class LogicalPostgres {
         if (schema != null) {
             new JdbcTemplate(new DriverManagerDataSource(url, "postgres", "")).execute("CREATE SCHEMA " + schema);
         }
-        Flyway.configure().dataSource(database.url(), database.username(), database.password())
-                .locations("classpath:db/migration/postgresql").load().migrate();
         return database;
     }
 
