@@ -2,9 +2,9 @@
 # Fault drills: two instances of the built jar on the local PostgreSQL (or MariaDB) and RabbitMQ, load, one fault,
 # and an audit of every committed order against every message that reached an audit queue. See README.md.
 #
-#   perf/drills/run.sh [poison|kill|broker|db|skew|skew-cdc|all ...]   (default: all = the first five, in order)
+#   perf/drills/run.sh [poison|kill|broker|db|skew|skew-cdc|schema|all ...]   (default: all = the first five, in order)
 #   DB=mariadb perf/drills/run.sh ...                            (the same drills on MariaDB; skew-cdc is PostgreSQL's)
-#   RELAY=cdc perf/drills/run.sh [poison|kill|broker|db|skew-cdc|slot|all ...]   (the instances in cdc mode; all = these six)
+#   RELAY=cdc perf/drills/run.sh [poison|kill|broker|db|skew-cdc|slot|schema|all ...]   (the instances in cdc mode; all = these seven)
 #   [ROLLING=upgrade] perf/drills/run.sh rolling   (a rolling restart behind HAProxy; not part of all)
 #
 # Knobs (environment): DB (postgres|mariadb), RELAY (polling|cdc), JAR, BROKER_FAULT (proxy|stop-app), RATE,
@@ -191,7 +191,7 @@ trap 'log "terminated" >&"$CONSOLE"; exit 143' TERM
 # administrative database (db_admin) or on the drill's (db_drill); stops at the first error
 db_client() { # database sql
     case $DB in
-    postgres) PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -h "$DB_HOST" -p "$DB_PORT" \
+    postgres) PGOPTIONS="-c client_min_messages=warning${DRILL_SCHEMA:+ -c search_path=$DRILL_SCHEMA}" psql -X -q -v ON_ERROR_STOP=1 -h "$DB_HOST" -p "$DB_PORT" \
         -U "$DB_USER" -d "$1" -Atc "$2" ;;
     mariadb) mariadb --protocol=tcp -h "$DB_HOST" -P "$DB_PORT" -u "$DB_USER" -N -B -r -e "$2" ${1:+"$1"} |
         tr '\t' '|' ;;
@@ -202,11 +202,13 @@ db_drill() { db_client "$DB_NAME" "$1"; }
 
 DB_CLIENT=$(case $DB in postgres) echo psql ;; mariadb) echo mariadb ;; esac)
 DB_LABEL=$(case $DB in postgres) echo PostgreSQL ;; mariadb) echo MariaDB ;; esac)
-# the service's Spring profile and the JDBC URL of the drill's database (the instances' and DrillAudit's)
+# the service's Spring profile and the JDBC URL of the drill's database (the instances' and DrillAudit's); with
+# DRILL_SCHEMA (the schema drill) the URL names that schema, and psql's search path is that schema
+DRILL_SCHEMA=""
 DB_PROFILE=$DB
 jdbc_url() {
     case $DB in
-    postgres) echo "jdbc:postgresql://$DB_HOST:$DB_PORT/$DB_NAME" ;;
+    postgres) echo "jdbc:postgresql://$DB_HOST:$DB_PORT/$DB_NAME${DRILL_SCHEMA:+?currentSchema=$DRILL_SCHEMA}" ;;
     mariadb) echo "jdbc:mariadb://$DB_HOST:$DB_PORT/$DB_NAME" ;;
     esac
 }
@@ -1241,13 +1243,41 @@ drill_rolling() {
     return "$status"
 }
 
+# The service's tables in a schema of their own, named by the JDBC URL (currentSchema=ordering), as Flyway and the
+# service accept, under RATE orders/s for LOAD_SECONDS and no other fault. With RELAY=cdc the relay must capture
+# that schema's outbox table: a connector left on public.outbox_message skips every insert while the heartbeats
+# move the slot past them, and the audit counts them lost.
+drill_schema() {
+    [[ $DB == postgres ]] || die "schema: PostgreSQL's currentSchema=; DB=postgres only"
+    log "== schema: the tables in schema ordering (currentSchema=ordering in the URL) under $RATE orders/s (relay $RELAY)"
+    begin_drill
+    db_drill "CREATE SCHEMA ordering" >/dev/null
+    DRILL_SCHEMA=ordering
+    start_pair
+    [[ $(db_drill "SELECT to_regclass('public.outbox_message') IS NULL
+                      AND to_regclass('ordering.outbox_message') IS NOT NULL") == t ]] ||
+        die "the instances did not migrate into schema ordering"
+    log "tables migrated into schema ordering; none in public"
+    : >"$WORK/$DRILL-warmup-requests.txt"
+    local requests="$WORK/$DRILL-requests.txt"
+    start_load "$requests"
+    wait "$LOAD_PID" || die "the load generator failed: $(tail -n 5 "$WORK/$DRILL-load.log")"
+    LOAD_PID=""
+    grep '^LOAD' "$WORK/$DRILL-load.log" || true
+    local load_end
+    load_end=$(now_ms)
+    await_drain
+    DRILL_NOTE="schema=ordering"
+    audit_load "$requests" "$load_end"
+}
+
 # ---------------------------------------------------------------------------------------------------------------
 # Main
 # ---------------------------------------------------------------------------------------------------------------
 DRILLS=("$@")
 if [[ ${#DRILLS[@]} == 0 || ${DRILLS[0]} == all ]]; then
     DRILLS=(poison kill broker db skew)
-    [[ $RELAY == polling ]] || DRILLS=(poison kill broker db skew-cdc slot)
+    [[ $RELAY == polling ]] || DRILLS=(poison kill broker db skew-cdc slot schema)
 fi
 [[ $RELAY == polling || " ${DRILLS[*]} " != *" skew "* ]] ||
     die "skew is the polling relay's ordered mode; with RELAY=cdc run skew-cdc"
@@ -1255,7 +1285,7 @@ log "fault drills on $DB_LABEL $(server_version) at $DB_HOST:$DB_PORT$([[ $RELAY
     echo " (cdc: a scratch cluster on port $CDC_DB_PORT)"), relay $RELAY: ${DRILLS[*]}; console log: ${RUN_LOG#"$REPO_ROOT"/}"
 FAILED=()
 for DRILL in "${DRILLS[@]}"; do
-    declare -F "drill_$DRILL" >/dev/null || die "unknown drill $DRILL (poison, kill, broker, db, skew, skew-cdc, slot, rolling, all)"
+    declare -F "drill_$DRILL" >/dev/null || die "unknown drill $DRILL (poison, kill, broker, db, skew, skew-cdc, slot, schema, rolling, all)"
     DRILL_NOTE=""
     status=0
     # each drill in a subshell of its own, which cleans up after itself on every exit path (and is stopped, with

@@ -88,6 +88,52 @@ class CdcServiceIT {
         assertThat(viaCdc.getBody()).isEqualTo(viaPolling.getBody());
     }
 
+    /**
+     * The service's tables in schema {@code ordering}, named by the JDBC URL ({@code currentSchema=ordering}), as
+     * Flyway and the rest of the service accept, migrated by the instance at its start: the relay captures that
+     * schema's outbox table.
+     */
+    @Test
+    void anOutboxInTheSchemaTheUrlNamesIsCapturedAndEveryOrderReachesTheBroker() {
+        try (CdcTestBed ordering = CdcTestBed.createUnmigrated("ordering");
+             ServiceInstance cdc = ServiceInstance.start(ordering, ordering.broker().port(), Map.of(
+                     "ordering.outbox.relay", "cdc", "ordering.outbox.cdc.slot-name", ordering.slot()))) {
+            ordering.awaitReading();
+            int orders = 20;
+            for (int i = 0; i < orders; i++) {
+                assertThat(cdc.http.postJson("/orders", HttpJson.orderJson(UUID.randomUUID().toString(), 1))
+                        .status()).isEqualTo(201);
+            }
+            assertThat(ordering.jdbc().queryForObject("SELECT count(*) FROM ordering.outbox_message", Integer.class))
+                    .isEqualTo(orders);
+
+            List<String> received = new ArrayList<>();
+            await().atMost(Duration.ofSeconds(60)).until(() -> {
+                Message message;
+                while ((message = ordering.receive()) != null) {
+                    received.add(message.getMessageProperties().getMessageId());
+                }
+                return received.size() >= orders;
+            });
+            assertThat(received).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(ordering.jdbc()
+                    .queryForList("SELECT id::text FROM ordering.outbox_message", String.class));
+        }
+    }
+
+    /** A publication that does not publish the table the service writes would let every message go unsent. */
+    @Test
+    void aPublicationOfAnotherTableStopsTheStartWithWhatToSet() {
+        jdbc.execute("CREATE SCHEMA elsewhere");
+        jdbc.execute("CREATE TABLE elsewhere.outbox_message (LIKE outbox_message INCLUDING ALL)");
+        jdbc.execute("ALTER PUBLICATION ordering_outbox SET TABLE elsewhere.outbox_message");
+
+        assertThatThrownBy(() -> start(Map.of("ordering.outbox.relay", "cdc",
+                "ordering.outbox.cdc.slot-name", bed.slot())).close())
+                .hasStackTraceContaining("Publication ordering_outbox publishes [elsewhere.outbox_message], but the "
+                        + "service writes public.outbox_message")
+                .hasStackTraceContaining("ALTER PUBLICATION ordering_outbox SET TABLE \"public\".outbox_message");
+    }
+
     @Test
     void theOperatorApiSendsParkedAndSentMessagesAgainThroughTheWalUnderTheirIds() {
         List<String> received = new ArrayList<>();

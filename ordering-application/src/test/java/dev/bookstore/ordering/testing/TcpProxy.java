@@ -29,6 +29,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>{@link #stall()} / {@link #resume()} simulate the other kind of outage: connections stay open but no byte
  * moves, like a network partition without resets, so that a client sees time-outs rather than errors.
  *
+ * <p>{@link #freeze()} simulates a half-open connection: the connections open now stop moving bytes for good, as
+ * when a firewall or NAT dropped their state, while new connections work.
+ *
  * <p>The proxy listens on an ephemeral port of {@code 127.0.0.1} only. Each connection uses two daemon threads
  * (one per direction); this is a test tool for a handful of connections, not a production proxy.
  */
@@ -39,6 +42,7 @@ public final class TcpProxy implements AutoCloseable {
     private final String targetHost;
     private final int targetPort;
     private final Set<Socket> liveSockets = ConcurrentHashMap.newKeySet();
+    private final Set<Socket> frozenSockets = ConcurrentHashMap.newKeySet();
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition flowing = lock.newCondition();
 
@@ -147,6 +151,14 @@ public final class TcpProxy implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops every connection open now from moving bytes, in both directions, until it is closed; connections opened
+     * later are forwarded as usual. Neither side is told: the client's requests wait unanswered.
+     */
+    public void freeze() {
+        frozenSockets.addAll(liveSockets);
+    }
+
     /** How many client connections are open through the proxy right now. */
     public int liveConnections() {
         return liveSockets.size() / 2;
@@ -241,6 +253,8 @@ public final class TcpProxy implements AutoCloseable {
             } finally {
                 liveSockets.remove(from);
                 liveSockets.remove(to);
+                frozenSockets.remove(from);
+                frozenSockets.remove(to);
                 closeQuietly(from);
                 closeQuietly(to);
             }
@@ -253,7 +267,7 @@ public final class TcpProxy implements AutoCloseable {
     private boolean awaitFlowing(Socket from) {
         lock.lock();
         try {
-            while (stalled && !from.isClosed()) {
+            while ((stalled || frozenSockets.contains(from)) && !from.isClosed()) {
                 flowing.awaitUninterruptibly();
             }
             return !from.isClosed();

@@ -55,6 +55,11 @@ public final class CdcRelay implements AutoCloseable {
         supervisor.start();
     }
 
+    /** What this relay's engine runs with: connection (TLS included), captured table, slot, offsets. */
+    public Properties engineConfiguration() {
+        return OutboxConnectorConfiguration.engine(settings);
+    }
+
     /** Stops the engine (what is confirmed but not committed is read again by the next reader) and frees the lock. */
     @Override
     public void close() {

@@ -7,7 +7,10 @@ import java.util.Objects;
 /**
  * Where and how the CDC relay reads the outbox.
  *
- * @param jdbcUrl the service's PostgreSQL database, {@code jdbc:postgresql://host:port/database}
+ * @param database how the application's pool connects to its PostgreSQL database: every CDC connection (engine,
+ *                 lock, offsets) is made the same way
+ * @param schema the schema of the outbox table the service writes ({@link OutboxPublication#capturedSchema}): the
+ *               connector captures {@code <schema>.outbox_message}, the offsets are kept beside it
  * @param slotName the logical replication slot; also names the advisory lock that elects its one reader and the
  *                 offsets kept for it
  * @param instance this instance's name, shown as the connections' application name
@@ -17,18 +20,19 @@ import java.util.Objects;
  * @param recoverLostSlot whether the reader recovers a lost slot by itself ({@link LostSlotRecovery}); if not, it
  *                 waits, holding the lock, until the slot is recovered
  */
-public record CdcSettings(String jdbcUrl, String username, String password, String slotName, String instance,
+public record CdcSettings(DatabaseConnection database, String schema, String slotName, String instance,
                           Duration leaderPollInterval, Backoff restartBackoff, Duration pollInterval,
                           boolean recoverLostSlot) {
 
     /** A reader that recovers a lost slot by itself. */
-    public CdcSettings(String jdbcUrl, String username, String password, String slotName, String instance,
+    public CdcSettings(DatabaseConnection database, String schema, String slotName, String instance,
                        Duration leaderPollInterval, Backoff restartBackoff, Duration pollInterval) {
-        this(jdbcUrl, username, password, slotName, instance, leaderPollInterval, restartBackoff, pollInterval, true);
+        this(database, schema, slotName, instance, leaderPollInterval, restartBackoff, pollInterval, true);
     }
 
     public CdcSettings {
-        Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+        Objects.requireNonNull(database, "database");
+        Objects.requireNonNull(schema, "schema");
         Objects.requireNonNull(slotName, "slotName");
         Objects.requireNonNull(instance, "instance");
         Objects.requireNonNull(leaderPollInterval, "leaderPollInterval");

@@ -1,6 +1,7 @@
 package dev.bookstore.ordering.adapters.cdc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bookstore.ordering.application.outbox.relay.Backoff;
 import java.io.IOException;
@@ -20,9 +21,8 @@ import org.junit.jupiter.api.Test;
  */
 class CdcConnectorConfigurationTest {
 
-    private static final CdcSettings SETTINGS = new CdcSettings(
-            "jdbc:postgresql://db.example:5433/ordering?sslmode=require", "ordering", "secret", "my_slot", "a",
-            Duration.ofSeconds(1), Backoff.exponential(Duration.ofSeconds(1), Duration.ofMinutes(1)), null);
+    private static final CdcSettings SETTINGS = settings("jdbc:postgresql://db.example:5433/ordering?sslmode=require",
+            Map.of());
 
     @Test
     void theJarCarriesTheDocumentedFileAsItIs() throws IOException {
@@ -39,11 +39,12 @@ class CdcConnectorConfigurationTest {
         Map<String, String> engine = asMap(OutboxConnectorConfiguration.engine(SETTINGS));
 
         documented.forEach((key, value) -> {
-            if (!key.equals("slot.name")) {
+            if (!key.equals("slot.name") && !key.equals("table.include.list")) {
                 assertThat(engine).as(key).containsEntry(key, value);
             }
         });
         assertThat(engine).containsEntry("slot.name", "my_slot")
+                .containsEntry("table.include.list", "public.outbox_message")
                 .containsEntry("database.hostname", "db.example").containsEntry("database.port", "5433")
                 .containsEntry("database.dbname", "ordering").containsEntry("database.user", "ordering")
                 .containsEntry("offset.storage", JdbcOffsetBackingStore.class.getName())
@@ -52,12 +53,65 @@ class CdcConnectorConfigurationTest {
 
     @Test
     void aPollIntervalOfTheServicesConfigurationReplacesTheDocumentedOne() {
-        CdcSettings fast = new CdcSettings(SETTINGS.jdbcUrl(), SETTINGS.username(), SETTINGS.password(),
-                SETTINGS.slotName(), SETTINGS.instance(), SETTINGS.leaderPollInterval(), SETTINGS.restartBackoff(),
-                Duration.ofMillis(5));
+        CdcSettings fast = new CdcSettings(SETTINGS.database(), SETTINGS.schema(), SETTINGS.slotName(),
+                SETTINGS.instance(), SETTINGS.leaderPollInterval(), SETTINGS.restartBackoff(), Duration.ofMillis(5));
 
         assertThat(OutboxConnectorConfiguration.documented()).containsEntry("poll.interval.ms", "10");
         assertThat(asMap(OutboxConnectorConfiguration.engine(fast))).containsEntry("poll.interval.ms", "5");
+    }
+
+    @Test
+    void theConnectorCapturesTheOutboxTableOfTheSchemaTheServiceWrites() {
+        CdcSettings ordering = new CdcSettings(SETTINGS.database(), "ordering", SETTINGS.slotName(),
+                SETTINGS.instance(), SETTINGS.leaderPollInterval(), SETTINGS.restartBackoff(), null);
+
+        assertThat(asMap(OutboxConnectorConfiguration.engine(ordering)))
+                .containsEntry("table.include.list", "ordering.outbox_message")
+                .containsEntry(JdbcOffsetBackingStore.SCHEMA, "ordering");
+        assertThat(OutboxConnectorConfiguration.includeListEntry("my$schema")).isEqualTo("my\\$schema.outbox_message");
+    }
+
+    @Test
+    void theEngineConnectsWithTheTlsAndDriverSettingsOfTheUrlAndThePoolsProperties() {
+        CdcSettings tls = settings("jdbc:postgresql://db.example/ordering?sslmode=verify-full"
+                + "&sslrootcert=/etc/ca.crt&connectTimeout=3&user=from_url", Map.of("sslcert", "/etc/client.crt",
+                "sslkey", "/etc/client.pk8", "sslpassword", "key-secret", "sslhostnameverifier", "my.Verifier"));
+
+        assertThat(asMap(OutboxConnectorConfiguration.engine(tls)))
+                .containsEntry("database.hostname", "db.example").containsEntry("database.port", "5432")
+                .containsEntry("database.user", "from_url").containsEntry("database.password", "secret")
+                .containsEntry("database.sslmode", "verify-full").containsEntry("database.sslrootcert", "/etc/ca.crt")
+                .containsEntry("database.sslcert", "/etc/client.crt")
+                .containsEntry("database.sslkey", "/etc/client.pk8")
+                .containsEntry("database.sslpassword", "key-secret")
+                .containsEntry("driver.sslhostnameverifier", "my.Verifier")
+                .containsEntry("driver.connectTimeout", "3")
+                .containsEntry(JdbcOffsetBackingStore.PROPERTY + "sslcert", "/etc/client.crt")
+                .doesNotContainKeys("driver.user", "driver.password", "driver.PGHOST", "driver.sslmode");
+    }
+
+    @Test
+    void sslTrueWithoutAModeMeansVerifyFullAsForTheDriver() {
+        assertThat(asMap(OutboxConnectorConfiguration.engine(settings("jdbc:postgresql://db.example/ordering?ssl=true",
+                Map.of())))).containsEntry("database.sslmode", "verify-full");
+    }
+
+    @Test
+    void severalHostsStopTheStartWithAMessageThatSaysWhatToSet() {
+        CdcSettings hosts = settings("jdbc:postgresql://db-1:5432,db-2:5432/ordering?sslmode=verify-full", Map.of());
+
+        assertThatThrownBy(() -> OutboxConnectorConfiguration.engine(hosts))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("several hosts (db-1,db-2)")
+                .hasMessageContaining("Give spring.datasource.url one host");
+    }
+
+    @Test
+    void aTargetServerTypeStopsTheStartWithAMessageThatSaysWhatToSet() {
+        CdcSettings primary = settings("jdbc:postgresql://db/ordering", Map.of("targetServerType", "primary"));
+
+        assertThatThrownBy(() -> OutboxConnectorConfiguration.engine(primary))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("targetServerType=primary")
+                .hasMessageContaining("Remove targetServerType");
     }
 
     @Test
@@ -68,6 +122,11 @@ class CdcConnectorConfigurationTest {
             String prefixed = key.startsWith("transforms") ? "debezium." + key : "debezium.source." + key;
             assertThat(server).as(prefixed).containsEntry(prefixed, value);
         });
+    }
+
+    private static CdcSettings settings(String url, Map<String, String> poolProperties) {
+        return new CdcSettings(new DatabaseConnection(url, "ordering", "secret", poolProperties), "public", "my_slot",
+                "a", Duration.ofSeconds(1), Backoff.exponential(Duration.ofSeconds(1), Duration.ofMinutes(1)), null);
     }
 
     private static Map<String, String> asMap(Properties properties) {

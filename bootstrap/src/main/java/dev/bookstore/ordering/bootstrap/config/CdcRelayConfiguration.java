@@ -1,8 +1,11 @@
 package dev.bookstore.ordering.bootstrap.config;
 
+import com.zaxxer.hikari.HikariConfig;
 import dev.bookstore.ordering.adapters.cdc.CdcRelay;
 import dev.bookstore.ordering.adapters.cdc.CdcSettings;
+import dev.bookstore.ordering.adapters.cdc.DatabaseConnection;
 import dev.bookstore.ordering.adapters.cdc.JdbcCapturedMessageParking;
+import dev.bookstore.ordering.adapters.cdc.OutboxPublication;
 import dev.bookstore.ordering.adapters.persistence.Database;
 import dev.bookstore.ordering.adapters.persistence.outbox.JdbcCapturedMessageRetention;
 import dev.bookstore.ordering.adapters.persistence.outbox.JdbcCapturedOutboxStatistics;
@@ -24,9 +27,11 @@ import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
+import org.springframework.core.env.Environment;
 
 /**
  * A deployment in cdc mode ({@code ordering.outbox.deployment-relay=cdc}, which {@code relay=cdc} implies): Debezium
@@ -50,16 +55,24 @@ class CdcRelayConfiguration {
     /**
      * Refused on any database but PostgreSQL, explained by {@link CdcNeedsPostgresFailureAnalyzer}. Started after
      * the schema is migrated (the outbox store needs it; the relay needs V8's publication and offsets table);
-     * stopped before the pool.
+     * stopped before the pool. Made after Flyway's migration (it reads the schema of the outbox table, which a fresh
+     * database gets from this instance's own migration). It captures the outbox table the pool's connections write, in whatever schema, and
+     * refuses to start unless the publication publishes exactly that table ({@link OutboxPublication}). Its
+     * connections are made as the pool's: URL, user, password and {@code spring.datasource.hikari.*} driver
+     * properties.
      */
     @Bean(initMethod = "start", destroyMethod = "close")
     @ConditionalOnRelay(Relay.CDC)
-    CdcRelay cdcRelay(JdbcOutboxStore outboxStore, DataSourceProperties dataSource, DataSource pool,
-                      OutboxProperties outbox, CdcProperties cdc, MessagePublisher publisher,
+    @DependsOnDatabaseInitialization
+    CdcRelay cdcRelay(JdbcOutboxStore outboxStore, DataSourceProperties dataSource, Environment environment,
+                      DataSource pool, OutboxProperties outbox, CdcProperties cdc, MessagePublisher publisher,
                       Clock clock, ObjectProvider<RelayMetrics> metrics) {
         requirePostgres(outboxStore.database());
-        CdcSettings settings = new CdcSettings(dataSource.determineUrl(), dataSource.determineUsername(),
-                dataSource.determinePassword(), cdc.slotName(), OutboxRelayConfiguration.instanceName(),
+        HikariConfig connection = DataSourceConfiguration.poolSettings(dataSource, environment);
+        CdcSettings settings = new CdcSettings(new DatabaseConnection(connection.getJdbcUrl(),
+                connection.getUsername(), connection.getPassword(),
+                DataSourceConfiguration.driverProperties(connection)), OutboxPublication.capturedSchema(pool),
+                cdc.slotName(), OutboxRelayConfiguration.instanceName(),
                 cdc.leaderPollInterval(),
                 Backoff.exponential(cdc.restartBackoffInitial(), cdc.restartBackoffMax()), cdc.pollInterval(),
                 cdc.recoverLostSlot());

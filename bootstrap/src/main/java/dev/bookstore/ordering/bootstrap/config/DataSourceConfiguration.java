@@ -1,14 +1,20 @@
 package dev.bookstore.ordering.bootstrap.config;
 
+import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
 import org.springframework.core.env.Environment;
 
-/** The relay's connection pool, made with the settings of the one Boot builds (the API's, the write path's). */
+/**
+ * The relay's connection pool, and the settings of every connection outside a pool, made with the settings of the
+ * one Boot builds (the API's, the write path's).
+ */
 final class DataSourceConfiguration {
 
     private DataSourceConfiguration() {
@@ -45,5 +51,28 @@ final class DataSourceConfiguration {
             pool.setMetricRegistry(meterRegistry);
         }
         return pool;
+    }
+
+    /**
+     * How Boot's pool connects: URL, user and password of {@code spring.datasource.*} and every setting of
+     * {@code spring.datasource.hikari.*} (its own {@code jdbc-url}, {@code username}, {@code password} and
+     * {@code data-source-properties} included), bound as Boot binds them; no pool is made. The connections the
+     * service keeps outside its pools (the CDC relay's, LISTEN and NOTIFY) are made from it.
+     */
+    static HikariConfig poolSettings(DataSourceProperties dataSource, Environment environment) {
+        HikariConfig settings = new HikariConfig();
+        settings.setJdbcUrl(dataSource.determineUrl());
+        settings.setUsername(dataSource.determineUsername());
+        settings.setPassword(dataSource.determinePassword());
+        Binder.get(environment).bind(HIKARI_PROPERTIES, Bindable.ofInstance(settings));
+        return settings;
+    }
+
+    /** The driver properties of {@code settings} ({@code data-source-properties}), by name. */
+    static Map<String, String> driverProperties(HikariConfig settings) {
+        Map<String, String> properties = new LinkedHashMap<>();
+        settings.getDataSourceProperties().forEach((name, value) -> properties.put(name.toString(),
+                value.toString()));
+        return properties;
     }
 }

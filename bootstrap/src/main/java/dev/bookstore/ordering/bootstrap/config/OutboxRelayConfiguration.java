@@ -1,5 +1,6 @@
 package dev.bookstore.ordering.bootstrap.config;
 
+import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.bookstore.ordering.adapters.messaging.outbound.BlockedConnections;
 import dev.bookstore.ordering.adapters.persistence.Database;
@@ -27,6 +28,7 @@ import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Properties;
 import java.util.UUID;
 import java.util.stream.IntStream;
 import org.springframework.beans.factory.InitializingBean;
@@ -88,11 +90,11 @@ class OutboxRelayConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnDeploymentRelay(Relay.POLLING)
     PostgresOutboxNotifier postgresOutboxNotifier(JdbcOutboxStore outbox, DataSourceProperties dataSource,
-                                                  OutboxProperties properties) {
+                                                  Environment environment, OutboxProperties properties) {
         if (outbox.database() != Database.POSTGRESQL) {
             return null; // no NOTIFY elsewhere: other instances find new rows at their poll
         }
-        PostgresOutboxNotifier notifier = new PostgresOutboxNotifier(unpooled(dataSource),
+        PostgresOutboxNotifier notifier = new PostgresOutboxNotifier(unpooled(dataSource, environment),
                 properties.notifyMinInterval());
         notifier.start();
         return notifier;
@@ -150,21 +152,41 @@ class OutboxRelayConfiguration {
      */
     @Bean
     @ConditionalOnRelay(Relay.POLLING)
-    OutboxNotificationListener outboxNotificationListener(DataSourceProperties dataSource, RelayWakeUp wakeUp,
-                                                          OutboxProperties properties,
+    OutboxNotificationListener outboxNotificationListener(DataSourceProperties dataSource, Environment environment,
+                                                          RelayWakeUp wakeUp, OutboxProperties properties,
                                                           ObjectProvider<PostgresOutboxNotifier> notifier) {
         PostgresOutboxNotifier own = notifier.getIfAvailable();
         return own == null ? null : new OutboxNotificationListener(
-                new PostgresOutboxNotifications(unpooled(dataSource), own::backendPid), wakeUp, properties.pollInterval());
+                new PostgresOutboxNotifications(unpooled(dataSource, environment), own::backendPid), wakeUp,
+                properties.pollInterval());
     }
 
-    /** Connections of their own, outside the pool: LISTEN and NOTIFY keep theirs for the life of the service. */
-    private static SimpleDriverDataSource unpooled(DataSourceProperties dataSource) {
+    /**
+     * Seconds a statement on a LISTEN or NOTIFY connection may wait for the server ({@code socketTimeout}), so that
+     * one that stopped answering fails and is replaced instead of blocking until the operating system gives up
+     * (about 15 minutes of retransmissions). It does not cut LISTEN's idle waits: the wait for a notification sets
+     * its own read timeout, the poll interval, for its duration, and a keep-alive query at least every 10 s
+     * ({@link PostgresOutboxNotifications}) notices a connection that stopped answering while idle.
+     */
+    private static final String LISTEN_NOTIFY_SOCKET_TIMEOUT_SECONDS = "30";
+
+    /**
+     * Connections of their own, outside the pool: LISTEN and NOTIFY keep theirs for the life of the service. Made as
+     * the pool's (URL, user, password, {@code data-source-properties}: TLS included), with TCP keep-alive and a
+     * socket timeout unless the pool's settings name them.
+     */
+    private static SimpleDriverDataSource unpooled(DataSourceProperties dataSource, Environment environment) {
+        HikariConfig pool = DataSourceConfiguration.poolSettings(dataSource, environment);
         SimpleDriverDataSource unpooled = new SimpleDriverDataSource();
-        unpooled.setUrl(dataSource.determineUrl());
-        unpooled.setUsername(dataSource.determineUsername());
-        unpooled.setPassword(dataSource.determinePassword());
+        unpooled.setUrl(pool.getJdbcUrl());
+        unpooled.setUsername(pool.getUsername());
+        unpooled.setPassword(pool.getPassword());
         unpooled.setDriverClass(org.postgresql.Driver.class);
+        Properties properties = new Properties();
+        properties.setProperty("tcpKeepAlive", "true");
+        properties.setProperty("socketTimeout", LISTEN_NOTIFY_SOCKET_TIMEOUT_SECONDS);
+        properties.putAll(DataSourceConfiguration.driverProperties(pool));
+        unpooled.setConnectionProperties(properties);
         return unpooled;
     }
 

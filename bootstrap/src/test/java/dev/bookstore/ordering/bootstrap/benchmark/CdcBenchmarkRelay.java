@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.adapters.cdc.CdcRelay;
 import dev.bookstore.ordering.adapters.cdc.CdcSettings;
+import dev.bookstore.ordering.adapters.cdc.DatabaseConnection;
 import dev.bookstore.ordering.adapters.cdc.JdbcCapturedMessageParking;
 import dev.bookstore.ordering.adapters.messaging.outbound.RabbitMessagePublisher;
 import dev.bookstore.ordering.adapters.persistence.outbox.PostgresCaptureLagProbe;
@@ -15,6 +16,7 @@ import dev.bookstore.ordering.application.outbox.relay.RelayMetrics;
 import dev.bookstore.ordering.application.outbox.relay.RelaySettings.Unroutable;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import javax.sql.DataSource;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -83,8 +85,8 @@ final class CdcBenchmarkRelay implements BenchmarkRelay {
         publisher.phases = phases;
         long started = System.nanoTime();
         // the service's defaults: leader poll 1 s, engine restart backoff 1 s to 1 min
-        relay = new CdcRelay(new CdcSettings(database.url(), database.username(), database.password(), slot,
-                "relay-benchmark", Duration.ofSeconds(1),
+        relay = new CdcRelay(new CdcSettings(new DatabaseConnection(database.url(), database.username(),
+                database.password(), Map.of()), "public", slot, "relay-benchmark", Duration.ofSeconds(1),
                 Backoff.exponential(Duration.ofSeconds(1), Duration.ofMinutes(1)), null), service, service,
                 new PostgresCaptureLagProbe(jdbc.getDataSource(), slot));
         relay.start();

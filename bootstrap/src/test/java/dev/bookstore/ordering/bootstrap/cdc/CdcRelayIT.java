@@ -22,6 +22,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,6 +41,8 @@ class CdcRelayIT {
     private static final Duration LEADER_POLL = Duration.ofMillis(500);
     /** What a takeover may take beyond the leader poll: the engine's start (connector, slot, stream) on this box. */
     private static final Duration ENGINE_START_ALLOWANCE = Duration.ofSeconds(15);
+    /** The lock connection's socket timeout (AdvisoryLockLeadership). */
+    private static final Duration LOCK_SOCKET_TIMEOUT = Duration.ofSeconds(10);
 
     private final List<CdcRelay> relays = new ArrayList<>();
     private final List<AutoCloseable> closeables = new ArrayList<>();
@@ -144,6 +148,43 @@ class CdcRelayIT {
         assertThat(drainedIds()).startsWith(before).endsWith(after).doesNotHaveDuplicates();
     }
 
+    /**
+     * The standby's lock connection stops answering (a half-open connection: a firewall dropped its state; here a
+     * proxy that freezes it) while the leader goes away: the standby's next try fails at the lock connection's
+     * socket timeout, a new connection takes the lock, and its engine streams, instead of the try waiting until
+     * the operating system gives up on the connection.
+     */
+    @Test
+    void aStandbyWhoseLockConnectionStopsAnsweringTakesOverWithinItsSocketTimeout() {
+        String url = bed.database().url();
+        Matcher hostPort = Pattern.compile("//([^:/]+):(\\d+)/").matcher(url);
+        assertThat(hostPort.find()).isTrue();
+        TcpProxy proxy = new TcpProxy(hostPort.group(1), Integer.parseInt(hostPort.group(2))).start();
+        closeables.add(proxy);
+        CdcRelay leader = start("a", broker.connectionFactory(), settings(10, Unroutable.RETRY),
+                UnaryOperator.identity());
+        bed.awaitReading();
+        await().atMost(Duration.ofSeconds(30)).until(() -> "a".equals(streaming()));
+        CdcRelay standby = bed.relay("b", hostPort.replaceFirst("//127.0.0.1:" + proxy.port() + "/"), LEADER_POLL,
+                broker.connectionFactory(), settings(10, Unroutable.RETRY), UnaryOperator.identity());
+        relays.add(standby);
+        standby.start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> jdbc.queryForObject(
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'ordering-cdc-lock b'",
+                Integer.class) == 1);
+
+        proxy.freeze();
+        leader.close();
+        long leaderGone = System.nanoTime();
+
+        Duration bound = LOCK_SOCKET_TIMEOUT.plus(LEADER_POLL).plus(ENGINE_START_ALLOWANCE);
+        await().atMost(bound).until(() -> "b".equals(streaming()));
+        System.out.printf("CDC takeover over a frozen lock connection: standby streaming %d ms after the leader "
+                + "left%n", Duration.ofNanos(System.nanoTime() - leaderGone).toMillis());
+        String after = insert("order-1", "order.placed");
+        await().atMost(Duration.ofSeconds(30)).until(() -> count(after) == 1);
+    }
+
     @Test
     void aMessageThatCanNeverBeDeliveredIsParkedAndTheStreamGoesOn() {
         start("a", broker.connectionFactory(), settings(2, Unroutable.RETRY), UnaryOperator.identity());
@@ -224,7 +265,7 @@ class CdcRelayIT {
         await().atMost(Duration.ofSeconds(30)).until(() -> count(first) == 1);
         Integer stream = streamPid();
         String store = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
-                + "AND query LIKE 'INSERT INTO outbox_cdc_offset%'";
+                + "AND application_name = 'ordering-cdc-offsets a'";
         await().atMost(Duration.ofSeconds(30)).until(() -> !jdbc.queryForList(store, Integer.class).isEmpty());
 
         jdbc.queryForList("SELECT pg_terminate_backend(pid) FROM (" + store + ") AS offsets", Boolean.class);

@@ -4,7 +4,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.adapters.cdc.CdcRelay;
 import dev.bookstore.ordering.adapters.cdc.CdcSettings;
+import dev.bookstore.ordering.adapters.cdc.DatabaseConnection;
 import dev.bookstore.ordering.adapters.cdc.JdbcCapturedMessageParking;
+import dev.bookstore.ordering.adapters.cdc.OutboxPublication;
 import dev.bookstore.ordering.adapters.messaging.outbound.RabbitMessagePublisher;
 import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
 import dev.bookstore.ordering.adapters.persistence.outbox.PostgresCaptureLagProbe;
@@ -17,6 +19,7 @@ import dev.bookstore.ordering.application.outbox.relay.RelayMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
 import org.springframework.amqp.core.Message;
@@ -39,8 +42,21 @@ public record CdcTestBed(TestDatabase database, JdbcTemplate jdbc, TestRabbit.Br
                          String slot) implements AutoCloseable {
 
     public static CdcTestBed create() {
+        return create(LogicalPostgres.newMigratedDatabase());
+    }
+
+    /**
+     * A bed whose tables are to be in {@code schema}, not {@code public}: its database's URL names the schema
+     * ({@code currentSchema=}), which is empty; the first service instance started on it migrates it, as for a
+     * service deployed so.
+     */
+    public static CdcTestBed createUnmigrated(String schema) {
+        return create(LogicalPostgres.newDatabase(schema));
+    }
+
+    /** A bed on a migrated database of the caller's (on a server with {@code wal_level=logical}). */
+    public static CdcTestBed create(TestDatabase database) {
         TestRabbit.Broker broker = TestRabbit.broker();
-        TestDatabase database = LogicalPostgres.newMigratedDatabase();
         JdbcTemplate jdbc = new JdbcTemplate(new DriverManagerDataSource(database.url(), database.username(),
                 database.password()));
         String slot = "cdc_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12)
@@ -61,7 +77,15 @@ public record CdcTestBed(TestDatabase database, JdbcTemplate jdbc, TestRabbit.Br
      */
     public CdcRelay relay(String instance, Duration leaderPoll, CachingConnectionFactory publisherConnection,
                           CaptureSettings capture, UnaryOperator<RelayCapturedMessagesUseCase> around) {
-        CdcSettings settings = new CdcSettings(database.url(), database.username(), database.password(), slot,
+        return relay(instance, database.url(), leaderPoll, publisherConnection, capture, around);
+    }
+
+    /** The same, its connections made with {@code jdbcUrl} (this bed's database through a proxy, say). */
+    public CdcRelay relay(String instance, String jdbcUrl, Duration leaderPoll,
+                          CachingConnectionFactory publisherConnection, CaptureSettings capture,
+                          UnaryOperator<RelayCapturedMessagesUseCase> around) {
+        CdcSettings settings = new CdcSettings(new DatabaseConnection(jdbcUrl, database.username(),
+                database.password(), Map.of()), OutboxPublication.capturedSchema(jdbc.getDataSource()), slot,
                 instance, leaderPoll, new Backoff(Duration.ofMillis(200), Duration.ofSeconds(2), () -> 1.0), null);
         RelayCapturedMessagesService service = new RelayCapturedMessagesService(
                 new RabbitMessagePublisher(publisherConnection),

@@ -11,6 +11,8 @@ import java.util.Locale;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
  * An embedded PostgreSQL of the CDC tests' own, with {@code wal_level=logical}: logical decoding needs it, and the
@@ -26,6 +28,25 @@ public final class LogicalPostgres {
     }
 
     public static synchronized TestDatabase newMigratedDatabase() {
+        return newMigratedDatabase(null);
+    }
+
+    /**
+     * A database of its own whose tables are in {@code schema} (created first), named by the URL's
+     * {@code currentSchema=}, through which Flyway migrates it; in {@code public} when null.
+     */
+    public static synchronized TestDatabase newMigratedDatabase(String schema) {
+        TestDatabase database = newDatabase(schema);
+        Flyway.configure().dataSource(database.url(), database.username(), database.password())
+                .locations("classpath:db/migration/postgresql").load().migrate();
+        return database;
+    }
+
+    /**
+     * A database of its own with schema {@code schema}, empty, named by the URL's {@code currentSchema=} (or with
+     * nothing, {@code public}, when null): what a service instance's own Flyway migrates at its start.
+     */
+    public static synchronized TestDatabase newDatabase(String schema) {
         EmbeddedPostgres postgres = server();
         String name = "ordering_cdc_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12)
                 .toLowerCase(Locale.ROOT);
@@ -35,9 +56,12 @@ public final class LogicalPostgres {
         } catch (SQLException e) {
             throw new IllegalStateException("Cannot create " + name, e);
         }
-        TestDatabase database = new TestDatabase(postgres.getJdbcUrl("postgres", name), "postgres", "", name);
-        Flyway.configure().dataSource(database.url(), database.username(), database.password())
-                .locations("classpath:db/migration/postgresql").load().migrate();
+        String url = postgres.getJdbcUrl("postgres", name);
+        TestDatabase database = new TestDatabase(schema == null ? url : url + "&currentSchema=" + schema,
+                "postgres", "", name);
+        if (schema != null) {
+            new JdbcTemplate(new DriverManagerDataSource(url, "postgres", "")).execute("CREATE SCHEMA " + schema);
+        }
         return database;
     }
 
