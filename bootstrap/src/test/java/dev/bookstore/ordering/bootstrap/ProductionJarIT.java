@@ -76,6 +76,12 @@ class ProductionJarIT {
         assertThat(CDC_JAR).as("the cdc jar that package builds beside the plain one").isRegularFile();
         assertThat(cdcRuntime).allMatch(prefix -> libraries(CDC_JAR).stream().anyMatch(name -> name.startsWith(prefix)));
         assertThat(libraries(CDC_JAR)).containsAll(libraries(jar()));
+        for (Path each : List.of(jar(), CDC_JAR)) {
+            try (JarFile file = new JarFile(each.toFile())) {
+                assertThat(file.getManifest().getMainAttributes().getValue("Start-Class")).as(each.toString())
+                        .isEqualTo("dev.bookstore.ordering.OrderingApplication");
+            }
+        }
     }
 
     @Test
