@@ -26,7 +26,7 @@ final class OrderingLayout {
     final String messaging;
     /** The CDC relay's adapter: the only place Debezium and Kafka Connect are used. */
     final String cdc;
-    /** The library a consuming service adds (ordering-events-consumer): knows nothing of the service itself. */
+    /** The library a consuming service adds (ordering-consumer-inbox): knows nothing of the service itself. */
     final String consumer;
     /** The bootstrap module: the application class in the root package itself, and {@code bootstrap..}. */
     final String[] bootstrap;

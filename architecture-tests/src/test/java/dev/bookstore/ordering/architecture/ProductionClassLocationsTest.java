@@ -16,7 +16,7 @@ class ProductionClassLocationsTest {
             <project>
               <modules>
                 <module>ordering-domain</module>
-                <module>adapters-events</module>
+                <module>adapters-modulith</module>
                 <module>bootstrap</module>
                 <module>architecture-tests</module>
               </modules>
@@ -29,24 +29,24 @@ class ProductionClassLocationsTest {
     @Test
     void findsTheClassesDirectoryOfEveryModuleTheRootPomListsButThisOne() throws IOException {
         Files.writeString(project.resolve("pom.xml"), POM);
-        for (String module : List.of("ordering-domain", "adapters-events", "bootstrap")) {
+        for (String module : List.of("ordering-domain", "adapters-modulith", "bootstrap")) {
             Files.createDirectories(project.resolve(module).resolve("target/classes"));
         }
 
         assertThat(ProductionClassLocations.classesDirectories(project))
                 .containsExactly(project.resolve("ordering-domain/target/classes"),
-                        project.resolve("adapters-events/target/classes"), project.resolve("bootstrap/target/classes"));
+                        project.resolve("adapters-modulith/target/classes"), project.resolve("bootstrap/target/classes"));
     }
 
     @Test
     void aModuleWithoutCompiledClassesFailsWithItsName() throws IOException {
         Files.writeString(project.resolve("pom.xml"), POM);
         Files.createDirectories(project.resolve("ordering-domain/target/classes"));
-        Files.createDirectories(project.resolve("adapters-events"));
+        Files.createDirectories(project.resolve("adapters-modulith"));
 
         assertThatThrownBy(() -> ProductionClassLocations.classesDirectories(project))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("Module 'adapters-events' has no compiled classes");
+                .hasMessageContaining("Module 'adapters-modulith' has no compiled classes");
     }
 
     /** Otherwise the reactor may build this module before one it checks, and the rules would read stale classes. */

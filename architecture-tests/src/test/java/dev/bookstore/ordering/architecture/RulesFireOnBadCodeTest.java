@@ -46,7 +46,7 @@ class RulesFireOnBadCodeTest {
                 BAD_ROOT + ".adapters.persistence.OutboxRelayTrigger",
                 BAD_ROOT + ".adapters.messaging.inbound.OrderListener",
                 BAD_ROOT + ".adapters.web.OutboxStatusController",
-                BAD_ROOT + ".adapters.events.OrderSummaryListener");
+                BAD_ROOT + ".adapters.modulith.OrderSummaryListener");
     }
 
     @Test

@@ -3,8 +3,8 @@ package dev.bookstore.ordering.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.bookstore.ordering.adapters.events.CustomerOrderSummaryListener;
-import dev.bookstore.ordering.adapters.events.FailedPublicationsResubmission;
+import dev.bookstore.ordering.adapters.modulith.CustomerOrderSummaryListener;
+import dev.bookstore.ordering.adapters.modulith.FailedPublicationsResubmission;
 import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.adapters.persistence.testing.TestEngine;
 import dev.bookstore.ordering.application.ordering.OrderDetails;

@@ -1,9 +1,9 @@
 package dev.bookstore.ordering.bootstrap.config;
 
-import dev.bookstore.ordering.adapters.events.AutoCommitCompletionRegistry;
-import dev.bookstore.ordering.adapters.events.FailedPublicationsResubmission;
-import dev.bookstore.ordering.adapters.events.IncompletePublicationsGauge;
-import dev.bookstore.ordering.adapters.events.ListenerConnectionWait;
+import dev.bookstore.ordering.adapters.modulith.AutoCommitCompletionRegistry;
+import dev.bookstore.ordering.adapters.modulith.FailedPublicationsResubmission;
+import dev.bookstore.ordering.adapters.modulith.IncompletePublicationsGauge;
+import dev.bookstore.ordering.adapters.modulith.ListenerConnectionWait;
 import dev.bookstore.ordering.adapters.web.ListenerBacklog;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;

@@ -1,6 +1,6 @@
 package dev.bookstore.ordering.bootstrap.config;
 
-import dev.bookstore.ordering.adapters.events.SpringDomainEventPublisher;
+import dev.bookstore.ordering.adapters.modulith.SpringDomainEventPublisher;
 import dev.bookstore.ordering.application.idempotency.IdempotencyKeys;
 import dev.bookstore.ordering.application.ordering.CancelOrderService;
 import dev.bookstore.ordering.application.ordering.CancelOrderUseCase;

@@ -30,7 +30,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * What the try-out run ({@code TestOrderingApplication}) adds to the service: a demo consumer on its own queue,
  * bound to every order event, so a newcomer sees each order travel from the HTTP request through the outbox and
  * the broker to a consumer, and the relay's pause and resume endpoints. The demo consumer is wired as a consuming
- * service wires {@code ordering-events-consumer}; its inbox is the {@code inbox_message} table of the service's own
+ * service wires {@code ordering-consumer-inbox}; its inbox is the {@code inbox_message} table of the service's own
  * database (made by the service's V1 migration, the module's schema). The embedded servers themselves are started
  * earlier, by {@link LocalInfrastructureInitializer}.
  *

@@ -16,7 +16,7 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The wire contract of the ordering service: which domain events leave it, under which type, exchange and routing
  * key, and with which JSON body ({@code docs/events/*.schema.json}). It changes only by adding a new versioned type;
- * consumers read it with {@code ordering-events-consumer}, never with the domain classes.
+ * consumers read it with {@code ordering-consumer-inbox}, never with the domain classes.
  *
  * <pre>
  * bookstore.order-placed.v1    routing key order.placed
