@@ -168,9 +168,12 @@ abstract class CustomerOrderSummaryContract {
                 .isNotEqualTo(writes.get(0).get("tx"));
     }
 
-    /** AutoCommitCompletionRegistry: "processing" and "completed" open no transaction of their own. */
+    /**
+     * AutoCommitCompletionRegistry: "processing" and "completed" open no transaction of their own; the listener
+     * method runs outside one (it waits for a connection, ListenerConnectionWait), so the one is the use case's.
+     */
     @Test
-    void anEventCostsTheListenerThreadOneTransactionTheListenersOwn() {
+    void anEventCostsTheListenerThreadOneTransactionTheUseCasesOwn() {
         await().atMost(WAIT).until(() -> incompletePublications() == 0);
         listenerThreadTransactions.begun.clear();
 
@@ -179,7 +182,7 @@ abstract class CustomerOrderSummaryContract {
                 && summaries.summaryOf(new CustomerId(customer)).ordersPlaced() == 1);
 
         assertThat(listenerThreadTransactions.begun).singleElement().asString()
-                .startsWith(CustomerOrderSummaryListener.class.getName() + ".on ")
+                .startsWith("SummarizeOrderEventsUseCase ")
                 .contains("DataSourceTransactionManager");
     }
 
