@@ -673,7 +673,11 @@ audit() { # extra DrillAudit args; appends the RESULT line (with the CDC relay: 
     out=$(java -cp "$CP" -Dslf4j.internal.verbosity=ERROR "$DRILL_DIR/DrillAudit.java" --drill "$label" \
         --jdbc "$(jdbc_url)" --user "$DB_USER" --messages "$AUDIT" "${cdc[@]}" "$@") || status=$?
     grep -v '^RESULT ' <<<"$out"
-    grep '^RESULT ' <<<"$out" | sed "s/^RESULT /RESULT extra=${DRILL_NOTE// /_} | /" >>"$RESULTS"
+    # without sed: the note may hold any character (100/s)
+    local line
+    while IFS= read -r line; do
+        printf 'RESULT extra=%s | %s\n' "${DRILL_NOTE// /_}" "${line#RESULT }"
+    done < <(grep '^RESULT ' <<<"$out") >>"$RESULTS"
     return "$status"
 }
 
