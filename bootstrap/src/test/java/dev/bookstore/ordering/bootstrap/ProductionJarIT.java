@@ -87,18 +87,8 @@ class ProductionJarIT {
 
     @Test
     void startedInCdcModeWithoutTheCdcRuntimeItStopsWithOneMessageNamingTheCdcJar() throws Exception {
-        TestDatabase database = TestPostgres.newDatabase();
-        String output;
-        try {
-            output = startToFailure("--server.port=0", "--spring.datasource.url=" + database.url(),
-                    "--spring.datasource.username=" + database.username(),
-                    "--spring.datasource.password=" + database.password(),
-                    "--spring.rabbitmq.port=1", "--ordering.outbox.relay=cdc",
-                    "--" + TestTokens.PUBLIC_KEY_PROPERTY + "=" + TestTokens.publicKeyLocation(),
-                    "--spring.security.oauth2.resourceserver.jwt.audiences=ordering-service");
-        } finally {
-            TestPostgres.drop(database);
-        }
+        String output = startToFailureOnANewPostgresDatabase("--ordering.outbox.relay=cdc",
+                "--spring.security.oauth2.resourceserver.jwt.audiences=ordering-service");
 
         assertThat(output).contains("this is ordering-service.jar, which carries no CDC runtime",
                 "Start every instance of a cdc deployment from ordering-service-cdc.jar");
@@ -119,17 +109,7 @@ class ProductionJarIT {
 
     @Test
     void startedWithADatabaseAndATokenKeyButNoAudienceItStopsWithOneMessageNamingTheProperty() throws Exception {
-        TestDatabase database = TestPostgres.newDatabase();
-        String output;
-        try {
-            output = startToFailure("--server.port=0", "--spring.datasource.url=" + database.url(),
-                    "--spring.datasource.username=" + database.username(),
-                    "--spring.datasource.password=" + database.password(),
-                    "--spring.rabbitmq.port=1", "--ordering.outbox.relay=none",
-                    "--" + TestTokens.PUBLIC_KEY_PROPERTY + "=" + TestTokens.publicKeyLocation());
-        } finally {
-            TestPostgres.drop(database);
-        }
+        String output = startToFailureOnANewPostgresDatabase("--ordering.outbox.relay=none");
 
         assertThat(output).contains(
                 "No audience for bearer tokens is configured: spring.security.oauth2.resourceserver.jwt.audiences "
@@ -196,6 +176,21 @@ class ProductionJarIT {
         }
         String output = Files.readString(workingDirectory.resolve("output.log"), StandardCharsets.UTF_8);
         assertThat(output).contains("Started OrderingApplication").doesNotContain("APPLICATION FAILED TO START");
+    }
+
+    /** {@link #startToFailure} on a database of its own, with a token key and no reachable broker. */
+    private String startToFailureOnANewPostgresDatabase(String... arguments) throws Exception {
+        TestDatabase database = TestPostgres.newDatabase();
+        try {
+            List<String> all = new ArrayList<>(List.of("--server.port=0", "--spring.datasource.url=" + database.url(),
+                    "--spring.datasource.username=" + database.username(),
+                    "--spring.datasource.password=" + database.password(), "--spring.rabbitmq.port=1",
+                    "--" + TestTokens.PUBLIC_KEY_PROPERTY + "=" + TestTokens.publicKeyLocation()));
+            all.addAll(List.of(arguments));
+            return startToFailure(all.toArray(String[]::new));
+        } finally {
+            TestPostgres.drop(database);
+        }
     }
 
     /** Starts the jar with these arguments and waits for it to stop, as it must: its output, one failure in it. */
