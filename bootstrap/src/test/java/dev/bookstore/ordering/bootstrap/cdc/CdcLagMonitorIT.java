@@ -79,7 +79,8 @@ class CdcLagMonitorIT {
                     return youngAndUp();
                 });
         AtomicBoolean behind = new AtomicBoolean();
-        await().during(Duration.ofSeconds(25)).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300))
+        // 25 s in a row, within 45 s: one engine restart on a starved CI machine (its log names the cause) may pass.
+        await().during(Duration.ofSeconds(25)).atMost(Duration.ofSeconds(45)).pollInterval(Duration.ofMillis(300))
                 .until(() -> {
                     bed.jdbc().update("INSERT INTO unrelated_writes VALUES (1)");
                     behind.compareAndSet(false, lagBytes() > 0);
@@ -116,7 +117,12 @@ class CdcLagMonitorIT {
     }
 
     private boolean youngAndUp() {
-        return age() < AGE_DEGRADED.toSeconds() && monitor.health().getStatus().equals(Status.UP);
+        var health = monitor.health();
+        boolean young = age() < AGE_DEGRADED.toSeconds() && health.getStatus().equals(Status.UP);
+        if (!young) {
+            System.err.printf("CdcLagMonitorIT: age %.3f s, %s %s%n", age(), health.getStatus(), health.getDetails());
+        }
+        return young;
     }
 
     private double age() {
