@@ -11,7 +11,7 @@
 # LOAD_SECONDS, KILL_ROWS, POISON_GOOD_ROWS, WARMUP_SECONDS, WARMUP_RATE, SKEW_ORDERS, SKEW, FAKETIME_LIB, LEASE,
 # START_TIMEOUT, PORT_A, PORT_B, JAVA_OPTS, DB_HOST, DB_PORT, DB_USER, RABBIT_HOST, RABBIT_PORT, CDC_DB_PORT,
 # CDC_TAKEOVER_BOUND; the rolling drill: ROLLING (same|upgrade), OLD_REF, OLD_JAR, LB_PORT, LB_STATS_PORT,
-# STEADY_SECONDS, SLOWSTART.
+# STEADY_SECONDS, ROLLING_WARMUP_SECONDS, SLOWSTART.
 set -euo pipefail
 
 DRILL_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -74,7 +74,9 @@ ROLLING=${ROLLING:-same}
 OLD_REF=${OLD_REF:-de87a22}
 LB_PORT=${LB_PORT:-18180}
 LB_STATS_PORT=${LB_STATS_PORT:-18189}
-STEADY_SECONDS=${STEADY_SECONDS:-30}
+STEADY_SECONDS=${STEADY_SECONDS:-60}
+# the rolling drill warms up longer than the load drills: its steady state is the windows before the first stop
+ROLLING_WARMUP_SECONDS=${ROLLING_WARMUP_SECONDS:-120}
 
 DB_NAME=ordering_drill
 EXCHANGE=bookstore.ordering.drill
@@ -1203,15 +1205,15 @@ drill_rolling() {
     local requests="$WORK/$DRILL-requests.txt" latencies="$WORK/$DRILL-latencies.txt" stop_file="$WORK/$DRILL-stop"
     rm -f "$stop_file"
     : >"$WORK/$DRILL-warmup-requests.txt"
-    log "warm-up through the balancer: $WARMUP_RATE orders/s for $WARMUP_SECONDS s; then $RATE orders/s until the roll is done"
+    log "warm-up through the balancer: $WARMUP_RATE orders/s for $ROLLING_WARMUP_SECONDS s; then $RATE orders/s until the roll is done"
     java "$DRILL_DIR/DrillLoad.java" --urls "http://127.0.0.1:$LB_PORT" --rate "$RATE" --seconds 1200 \
-        --warmup-seconds "$WARMUP_SECONDS" --warmup-rate "$WARMUP_RATE" --warmup-out "$WORK/$DRILL-warmup-requests.txt" \
+        --warmup-seconds "$ROLLING_WARMUP_SECONDS" --warmup-rate "$WARMUP_RATE" --warmup-out "$WORK/$DRILL-warmup-requests.txt" \
         --stop-file "$stop_file" --out "$requests" --latencies "$latencies" >"$WORK/$DRILL-load.log" 2>&1 &
     LOAD_PID=$!
     local started=$SECONDS
     until grep -q 'MEASURED LOAD STARTED' "$WORK/$DRILL-load.log"; do
         kill -0 "$LOAD_PID" 2>/dev/null || die "the load generator exited: $(tail -n 5 "$WORK/$DRILL-load.log")"
-        ((SECONDS - started < WARMUP_SECONDS + 900)) || die "the warm-up did not end"
+        ((SECONDS - started < ROLLING_WARMUP_SECONDS + 900)) || die "the warm-up did not end"
         sleep 0.2
     done
     grep '^WARMUP' "$WORK/$DRILL-load.log" | sed 's/^/warm-up: /' || true
