@@ -1165,12 +1165,20 @@ replace_instance() { # name
     wait "$pid" 2>/dev/null || true
     unset "INSTANCE_PID[$name]"
     event "$name exited after $((SECONDS - started)) s"
-    INSTANCE_JAR=$NEW_JAR start_instance "${name}2" "${INSTANCE_PORT[$name]}"
+    # an instance that died instead of draining is still UP in the balancer until its checks fail: awaiting "UP 100"
+    # for the replacement before that would take the dead one's state for the replacement's
+    while [[ $(lb_server "$name") == UP* ]]; do
+        ((SECONDS - started < 60)) || die "the balancer still had $name UP 60 s after its SIGTERM"
+        sleep 0.2
+    done
+    INSTANCE_JAR=$NEW_JAR start_instance "${name}2" "${INSTANCE_PORT[$name]}" "${ROLLING_RELAY[@]}"
     await_full_weight "$name" "${name}2"
 }
 
 drill_rolling() {
-    [[ $DB == postgres && $RELAY == polling ]] || die "rolling runs on PostgreSQL with the polling relay"
+    [[ $DB == postgres ]] || die "rolling runs on PostgreSQL"
+    ROLLING_RELAY=()
+    [[ $RELAY == polling ]] || ROLLING_RELAY=(--ordering.outbox.relay=cdc)
     local old_jar=$JAR
     NEW_JAR=$JAR
     case $ROLLING in
@@ -1195,9 +1203,10 @@ drill_rolling() {
     EVENTS="$WORK/$DRILL-events.txt"
     : >"$EVENTS"
     begin_drill
-    INSTANCE_JAR=$old_jar start_instance a "$PORT_A"
-    INSTANCE_JAR=$old_jar start_instance b "$PORT_B"
+    INSTANCE_JAR=$old_jar start_instance a "$PORT_A" "${ROLLING_RELAY[@]}"
+    INSTANCE_JAR=$old_jar start_instance b "$PORT_B" "${ROLLING_RELAY[@]}"
     await_instances a b
+    await_slot
     start_balancer
     await_full_weight a a
     await_full_weight b b
@@ -1205,6 +1214,7 @@ drill_rolling() {
     local requests="$WORK/$DRILL-requests.txt" latencies="$WORK/$DRILL-latencies.txt" stop_file="$WORK/$DRILL-stop"
     rm -f "$stop_file"
     : >"$WORK/$DRILL-warmup-requests.txt"
+    : >"$WORK/$DRILL-load.log" # the previous run's must not end the wait for this warm-up below
     log "warm-up through the balancer: $WARMUP_RATE orders/s for $ROLLING_WARMUP_SECONDS s; then $RATE orders/s until the roll is done"
     java "$DRILL_DIR/DrillLoad.java" --urls "http://127.0.0.1:$LB_PORT" --rate "$RATE" --seconds 1200 \
         --warmup-seconds "$ROLLING_WARMUP_SECONDS" --warmup-rate "$WARMUP_RATE" --warmup-out "$WORK/$DRILL-warmup-requests.txt" \
@@ -1231,20 +1241,32 @@ drill_rolling() {
     LOAD_PID=""
     grep '^LOAD' "$WORK/$DRILL-load.log" || true
     await_drain
-    local name listener_failures=0 n
+    # failed listener runs: of the instances on JAR (a2, b2, and a, b unless they ran OLD_REF's jar) and of the old jar's
+    local name listener_failures=0 old_failures=0 n
     for name in a b a2 b2; do
         [[ -f $WORK/$DRILL-$name.log ]] || continue
         n=$(grep -c -e 'Could not open JDBC Connection' -e 'Invocation of listener .* failed' "$WORK/$DRILL-$name.log" || true)
-        listener_failures=$((listener_failures + n))
+        if [[ $ROLLING == upgrade && $name != *2 ]]; then
+            old_failures=$((old_failures + n))
+        else
+            listener_failures=$((listener_failures + n))
+        fi
     done
-    log "failed listener runs in the instances' logs: $listener_failures"
+    log "failed listener runs in the instances' logs: $listener_failures$([[ $ROLLING == same ]] || echo " (the old jar's instances: $old_failures)")"
+    # every in-process listener's publication completed (completed ones are deleted): none waits for the staleness limit
+    local unfinished started=$SECONDS
+    until unfinished=$(db_drill "SELECT count(*) FROM event_publication WHERE completion_date IS NULL") && ((unfinished == 0)); do
+        ((SECONDS - started < 30)) || break
+        sleep 0.5
+    done
+    log "listener publications unfinished 30 s after the drain at the most: $unfinished"
     log "the balancer's log (errors, retries, state changes): $(grep -c -v -e 'is UP' -e 'is DOWN' -e NOTICE -e 'no server available' "$WORK/$DRILL-haproxy.log" || true) other lines"
     java "$DRILL_DIR/DrillWindows.java" --latencies "$latencies" --audit "$AUDIT" --events "$EVENTS" | tee "$WORK/$DRILL-windows.md"
-    DRILL_NOTE="$ROLLING, ${RATE}/s, roll ${roll}s, listener failures $listener_failures, $(grep '^SUMMARY' "$WORK/$DRILL-windows.md" | cut -d' ' -f2-)"
+    DRILL_NOTE="$ROLLING, ${RATE}/s, $RELAY, roll ${roll}s, listener failures $listener_failures$([[ $ROLLING == same ]] || echo " (old jar: $old_failures)"), unfinished publications $unfinished, $(grep '^SUMMARY' "$WORK/$DRILL-windows.md" | cut -d' ' -f2-)"
     cat "$WORK/$DRILL-warmup-requests.txt" "$requests" >"$WORK/$DRILL-all-requests.txt"
     local status=0
     audit --requests "$WORK/$DRILL-all-requests.txt" --fault-end "$(now_ms)" || status=$?
-    ((listener_failures == 0)) || status=1
+    ((listener_failures == 0 && unfinished == 0)) || status=1
     grep -q ' non_2xx=0 lost=0 ' "$WORK/$DRILL-windows.md" || status=1
     return "$status"
 }
