@@ -33,8 +33,9 @@ import java.util.concurrent.locks.LockSupport;
  * prints {@code LOAD requests=N ok=N failed=N retried=N retries=N cancel_failed=N}. The bearer token comes from
  * the environment ({@code AUTH_HEADER}, "Bearer ...").
  *
- * <p>For the rolling drill: {@code --warmup-seconds} at {@code --warmup-rate} first, in the same JVM (its requests to
- * {@code --warmup-out}), then {@code MEASURED LOAD STARTED} on standard output and the load proper, which with
+ * <p>For the rolling drill: {@code --warmup-seconds} at {@code --warmup-rate} first, in the same JVM, then
+ * {@code --settle-seconds} at {@code --rate}, in which the service catches up with what the warm-up left it (both
+ * phases' requests to {@code --warmup-out}), then {@code MEASURED LOAD STARTED} on standard output and the load proper, which with
  * {@code --stop-file} ends when that file appears (at most {@code --seconds}); {@code --latencies} gets one line per
  * measured request: {@code scheduledEpochMillis firstStatus finalStatus attempts millisFromScheduleToAnswer orderId|-}
  * (status -1: an I/O error). The time counts from the request's place in the schedule, not from its send, so a
@@ -42,7 +43,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Run: {@code java DrillLoad.java --urls http://127.0.0.1:18181,http://127.0.0.1:18182 --rate 100 --seconds 20
  * --out orders.txt [--cancel] [--customer UUID] [--retry-seconds 60] [--warmup-seconds 40 --warmup-rate 250
- * --warmup-out warmup.txt] [--stop-file stop] [--latencies latencies.txt]}
+ * --warmup-out warmup.txt] [--settle-seconds 40] [--stop-file stop] [--latencies latencies.txt]}
  */
 public class DrillLoad {
 
@@ -69,6 +70,7 @@ public class DrillLoad {
         double warmupSeconds = 0;
         double warmupRate = 250;
         Path warmupOut = null;
+        double settleSeconds = 0;
         Path stopFile = null;
         Path latencies = null;
         for (int i = 0; i < args.length; i++) {
@@ -88,6 +90,7 @@ public class DrillLoad {
                 case "--warmup-seconds" -> warmupSeconds = Double.parseDouble(args[++i]);
                 case "--warmup-rate" -> warmupRate = Double.parseDouble(args[++i]);
                 case "--warmup-out" -> warmupOut = Path.of(args[++i]);
+                case "--settle-seconds" -> settleSeconds = Double.parseDouble(args[++i]);
                 case "--stop-file" -> stopFile = Path.of(args[++i]);
                 case "--latencies" -> latencies = Path.of(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
@@ -98,8 +101,9 @@ public class DrillLoad {
         client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(2)).executor(Executors.newFixedThreadPool(4)).build();
         if (warmupSeconds > 0) {
-            List<Future<Outcome>> warm = schedule(pool, warmupRate, (int) Math.round(warmupRate * warmupSeconds),
-                    false, null);
+            List<Future<Outcome>> warm = new ArrayList<>(schedule(pool, warmupRate,
+                    (int) Math.round(warmupRate * warmupSeconds), false, null));
+            warm.addAll(schedule(pool, rate, (int) Math.round(rate * settleSeconds), false, null));
             report(warm, warmupOut == null ? Path.of("warmup.txt") : warmupOut, false, null, "WARMUP");
         }
         System.out.println("MEASURED LOAD STARTED");

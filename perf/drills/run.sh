@@ -11,7 +11,7 @@
 # LOAD_SECONDS, KILL_ROWS, POISON_GOOD_ROWS, WARMUP_SECONDS, WARMUP_RATE, SKEW_ORDERS, SKEW, FAKETIME_LIB, LEASE,
 # START_TIMEOUT, PORT_A, PORT_B, JAVA_OPTS, DB_HOST, DB_PORT, DB_USER, RABBIT_HOST, RABBIT_PORT, CDC_DB_PORT,
 # CDC_TAKEOVER_BOUND; the rolling drill: ROLLING (same|upgrade), OLD_REF, OLD_JAR, LB_PORT, LB_STATS_PORT,
-# STEADY_SECONDS, ROLLING_WARMUP_SECONDS, SLOWSTART.
+# STEADY_SECONDS, ROLLING_WARMUP_SECONDS, ROLLING_SETTLE_SECONDS, ROLLING_JFR, SLOWSTART.
 set -euo pipefail
 
 DRILL_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -77,6 +77,11 @@ LB_STATS_PORT=${LB_STATS_PORT:-18189}
 STEADY_SECONDS=${STEADY_SECONDS:-60}
 # the rolling drill warms up longer than the load drills: its steady state is the windows before the first stop
 ROLLING_WARMUP_SECONDS=${ROLLING_WARMUP_SECONDS:-120}
+# then RATE, not measured, while the instances catch up with what the warm-up left them (its backlog of listener runs
+# and messages), so that the windows before the first stop are a steady state
+ROLLING_SETTLE_SECONDS=${ROLLING_SETTLE_SECONDS:-40}
+# 1: each replacement records a flight recording (settings=profile) of its start, $WORK/rolling-a2.jfr and -b2.jfr
+ROLLING_JFR=${ROLLING_JFR:-0}
 
 DB_NAME=ordering_drill
 EXCHANGE=bookstore.ordering.drill
@@ -566,7 +571,9 @@ start_instance() {
     local logfile="$WORK/$DRILL-$name.log"
     local jar=${INSTANCE_JAR:-$JAR}
     log "starting instance $name on port $port: ${prefix[*]} java ${JAVA_OPTS_ARRAY[*]} -jar $(basename "$jar") ${args[*]:7}"
-    "${prefix[@]}" java "${JAVA_OPTS_ARRAY[@]}" -jar "$jar" "${args[@]}" >"$logfile" 2>&1 &
+    local jfr=()
+    [[ -z ${INSTANCE_JFR:-} ]] || jfr=("-XX:StartFlightRecording=filename=$INSTANCE_JFR,settings=profile")
+    "${prefix[@]}" java "${JAVA_OPTS_ARRAY[@]}" "${jfr[@]}" -jar "$jar" "${args[@]}" >"$logfile" 2>&1 &
     INSTANCE_PID[$name]=$!
 }
 
@@ -1171,7 +1178,9 @@ replace_instance() { # name
         ((SECONDS - started < 60)) || die "the balancer still had $name UP 60 s after its SIGTERM"
         sleep 0.2
     done
-    INSTANCE_JAR=$NEW_JAR start_instance "${name}2" "${INSTANCE_PORT[$name]}" "${ROLLING_RELAY[@]}"
+    local jfr=""
+    ((ROLLING_JFR == 0)) || jfr="$WORK/$DRILL-${name}2.jfr"
+    INSTANCE_JFR=$jfr INSTANCE_JAR=$NEW_JAR start_instance "${name}2" "${INSTANCE_PORT[$name]}" "${ROLLING_RELAY[@]}"
     await_full_weight "$name" "${name}2"
 }
 
@@ -1215,15 +1224,15 @@ drill_rolling() {
     rm -f "$stop_file"
     : >"$WORK/$DRILL-warmup-requests.txt"
     : >"$WORK/$DRILL-load.log" # the previous run's must not end the wait for this warm-up below
-    log "warm-up through the balancer: $WARMUP_RATE orders/s for $ROLLING_WARMUP_SECONDS s; then $RATE orders/s until the roll is done"
+    log "warm-up through the balancer: $WARMUP_RATE orders/s for $ROLLING_WARMUP_SECONDS s, then $RATE orders/s: $ROLLING_SETTLE_SECONDS s to settle, then measured until the roll is done"
     java "$DRILL_DIR/DrillLoad.java" --urls "http://127.0.0.1:$LB_PORT" --rate "$RATE" --seconds 1200 \
         --warmup-seconds "$ROLLING_WARMUP_SECONDS" --warmup-rate "$WARMUP_RATE" --warmup-out "$WORK/$DRILL-warmup-requests.txt" \
-        --stop-file "$stop_file" --out "$requests" --latencies "$latencies" >"$WORK/$DRILL-load.log" 2>&1 &
+        --settle-seconds "$ROLLING_SETTLE_SECONDS" --stop-file "$stop_file" --out "$requests" --latencies "$latencies" >"$WORK/$DRILL-load.log" 2>&1 &
     LOAD_PID=$!
     local started=$SECONDS
     until grep -q 'MEASURED LOAD STARTED' "$WORK/$DRILL-load.log"; do
         kill -0 "$LOAD_PID" 2>/dev/null || die "the load generator exited: $(tail -n 5 "$WORK/$DRILL-load.log")"
-        ((SECONDS - started < ROLLING_WARMUP_SECONDS + 900)) || die "the warm-up did not end"
+        ((SECONDS - started < ROLLING_WARMUP_SECONDS + ROLLING_SETTLE_SECONDS + 900)) || die "the warm-up did not end"
         sleep 0.2
     done
     grep '^WARMUP' "$WORK/$DRILL-load.log" | sed 's/^/warm-up: /' || true
