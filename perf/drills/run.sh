@@ -5,7 +5,7 @@
 #   perf/drills/run.sh [poison|kill|broker|db|skew|skew-cdc|schema|all ...]   (default: all = the first five, in order)
 #   DB=mariadb perf/drills/run.sh ...                            (the same drills on MariaDB; skew-cdc is PostgreSQL's)
 #   RELAY=cdc perf/drills/run.sh [poison|kill|broker|db|skew-cdc|slot|schema|all ...]   (the instances in cdc mode; all = these seven)
-#   [ROLLING=upgrade] perf/drills/run.sh rolling   (a rolling restart behind HAProxy; not part of all)
+#   [RELAY=cdc] [ROLLING=upgrade] perf/drills/run.sh rolling   (a rolling restart behind HAProxy; not part of all)
 #
 # Knobs (environment): DB (postgres|mariadb), RELAY (polling|cdc), JAR, BROKER_FAULT (proxy|stop-app), RATE,
 # LOAD_SECONDS, KILL_ROWS, POISON_GOOD_ROWS, WARMUP_SECONDS, WARMUP_RATE, SKEW_ORDERS, SKEW, FAKETIME_LIB, LEASE,
