@@ -122,6 +122,12 @@ class CdcLostSlotIT {
         await().atMost(Duration.ofSeconds(30)).until(() -> Boolean.TRUE.equals(jdbc.queryForObject(
                 "SELECT confirmed_flush_lsn >= ?::pg_lsn FROM pg_replication_slots WHERE slot_name = ?",
                 Boolean.class, walEnd, bed.slot())));
+        // and a mark taken after the first of them has been seen confirmed (every mark-interval): the recovery
+        // sends again from the newest confirmed mark, so without it everything would be sent again
+        await().atMost(Duration.ofSeconds(30)).until(() -> Boolean.TRUE.equals(jdbc.queryForObject("""
+                SELECT EXISTS (SELECT 1 FROM outbox_cdc_mark WHERE slot_name = ? AND confirmed_at IS NOT NULL
+                                  AND horizon > (SELECT created_at FROM outbox_message WHERE id = ?::uuid))""",
+                Boolean.class, bed.slot(), before.get(0))));
 
         // The reader stops; rows are written that the slot never confirms; the slot is lost; more rows come.
         first.close();
