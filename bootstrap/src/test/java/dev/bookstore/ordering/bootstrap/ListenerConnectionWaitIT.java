@@ -1,7 +1,6 @@
 package dev.bookstore.ordering.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
@@ -10,8 +9,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import javax.sql.DataSource;
@@ -56,21 +53,11 @@ class ListenerConnectionWaitIT {
             }
             assertThat(count("SELECT count(*) FROM customer_order_summary_event")).isZero();
 
-            List<Connection> held = new ArrayList<>();
-            try {
-                held.add(api.getConnection());
-                held.add(api.getConnection());
-                assertThatThrownBy(api::getConnection).as("every connection of the API's pool is held")
-                        .isInstanceOf(SQLException.class).hasMessageContaining("Connection is not available");
-
+            try (HeldConnections held = HeldConnections.all(api, 2)) {
                 listeners.start();
                 // four connection timeouts with no connection to be had: a run that gave up would have failed
                 await().during(CONNECTION_TIMEOUT.multipliedBy(4)).atMost(Duration.ofSeconds(5))
                         .until(() -> count("SELECT count(*) FROM customer_order_summary_event") == 0);
-            } finally {
-                for (Connection connection : held) {
-                    connection.close();
-                }
             }
 
             await().atMost(Duration.ofSeconds(20))

@@ -1,7 +1,6 @@
 package dev.bookstore.ordering.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -9,7 +8,6 @@ import dev.bookstore.ordering.adapters.messaging.testing.TestRabbit;
 import dev.bookstore.ordering.adapters.persistence.testing.TestDatabase;
 import dev.bookstore.ordering.bootstrap.config.RelayConnectionPool;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -91,12 +89,7 @@ class RelayConnectionPoolIT {
         assertThat(apiPool.getMaximumPoolSize()).isEqualTo(2);
         int rows = 50;
 
-        List<Connection> held = new ArrayList<>();
-        try {
-            held.add(api.getConnection());
-            held.add(api.getConnection());
-            assertThatThrownBy(api::getConnection).as("every connection of the API's pool is held")
-                    .isInstanceOf(SQLException.class).hasMessageContaining("Connection is not available");
+        try (HeldConnections held = HeldConnections.all(api, 2)) {
 
             jdbc.update("""
                     INSERT INTO outbox_message (id, aggregate_type, aggregate_id, type, exchange, routing_key,
@@ -116,10 +109,6 @@ class RelayConnectionPoolIT {
             assertThat(count("attempts > 0")).isZero();
             assertThat(apiPool.getHikariPoolMXBean().getActiveConnections())
                     .as("the API's connections are still the test's").isEqualTo(2);
-        } finally {
-            for (Connection connection : held) {
-                connection.close();
-            }
         }
 
         MeterRegistry meters = instance.bean(MeterRegistry.class);
